@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * Per-chip HAL: identity registers and the register tables a chip adds to
+ * BAR0. GH100 (FSP boot) is the first; GA100 (SEC2 boot) is meant to be a
+ * sibling file with its own table, not #ifdefs in shared code.
+ */
+#ifndef VGSP_CHIP_H
+#define VGSP_CHIP_H
+
+#include "regmodel.h"
+
+struct vgsp_chip {
+	const char *name;		/* "GH100" */
+	u32 pmc_boot_0;
+	u32 pmc_boot_1;
+	u32 pmc_boot_42;
+	const struct vgsp_reg_table *tables;
+	unsigned int ntables;
+};
+
+extern const struct vgsp_chip vgsp_chip_gh100;
+
+#endif /* VGSP_CHIP_H */

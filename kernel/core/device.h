@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * One emulated GPU instance: the core's entry points for frontends.
+ *
+ * Frontends translate VFIO / vfio-user requests into these calls. Every
+ * entry point takes the instance lock; handlers (register model, GSP) run
+ * with it held. Every offset and length from the user is validated here.
+ */
+#ifndef VGSP_DEVICE_H
+#define VGSP_DEVICE_H
+
+#include "vgsp_os.h"
+#include "profiles.h"
+#include "regmodel.h"
+#include "pci_cfg.h"
+#include "counters.h"
+
+#define VGSP_BAR0_SIZE		(16 * VGSP_MIB)
+#define VGSP_BAR3_SIZE		(32 * VGSP_MIB)
+
+/* BAR numbers as VFIO region indices (config BAR slots). */
+enum vgsp_bar_index {
+	VGSP_BAR0 = 0,		/* registers, 32-bit */
+	VGSP_BAR1 = 1,		/* FB aperture, 64-bit: slots 1+2 */
+	VGSP_BAR3 = 3,		/* instance memory, 64-bit: slots 3+4 */
+};
+
+struct vgsp_gsp;
+struct vgsp_aperture;
+
+struct vgsp_dev {
+	const struct vgsp_profile *profile;
+	const struct vgsp_fe_ops *fe_ops;
+	void *fe;
+	u8 uuid[16];			/* stable for the instance's life */
+	char name[40];			/* for log lines: uuid string */
+
+	struct vgsp_lock *lock;
+	struct vgsp_regmodel regs;
+	struct vgsp_cfg cfg;
+	struct vgsp_aperture *bar1, *bar3;
+	struct vgsp_gsp *gsp;		/* emulated GSP (gsp/) */
+	struct vgsp_counters cnt;
+};
+
+/*
+ * Create an instance of @profile. @uuid identifies it (the mdev UUID);
+ * @fe_ops/@fe give guest memory and interrupts. Returns NULL on failure
+ * (allocation or an inconsistent register table, which is logged).
+ */
+struct vgsp_dev *vgsp_dev_create(const struct vgsp_profile *profile,
+				 const u8 uuid[16],
+				 const struct vgsp_fe_ops *fe_ops, void *fe);
+void vgsp_dev_destroy(struct vgsp_dev *dev);
+
+/* Power-on state again; the UUID and counters survive. */
+void vgsp_dev_reset(struct vgsp_dev *dev);
+
+/* Region access; 0 or -EINVAL (out of range, bad size or alignment). */
+int vgsp_dev_cfg_read(struct vgsp_dev *dev, u32 off, void *buf, u32 len);
+int vgsp_dev_cfg_write(struct vgsp_dev *dev, u32 off, const void *buf,
+		       u32 len);
+int vgsp_dev_bar_read(struct vgsp_dev *dev, unsigned int bar, u64 off,
+		      void *buf, u32 len);
+int vgsp_dev_bar_write(struct vgsp_dev *dev, unsigned int bar, u64 off,
+		       const void *buf, u32 len);
+/* Size of a BAR by config slot (0 if none or upper half of a 64-bit BAR). */
+u64 vgsp_dev_bar_size(const struct vgsp_dev *dev, unsigned int bar);
+
+/* The user removed an IOVA range; the core must not rely on it any more. */
+void vgsp_dev_dma_unmapped(struct vgsp_dev *dev, u64 iova, u64 len);
+
+/*
+ * For emulation code (lock held): raise interrupt @vector; guest memory.
+ * The dma helpers count and return -errno on failure.
+ */
+void vgsp_dev_raise_irq(struct vgsp_dev *dev, unsigned int vector);
+int vgsp_dev_dma_read(struct vgsp_dev *dev, u64 iova, void *buf, size_t len);
+int vgsp_dev_dma_write(struct vgsp_dev *dev, u64 iova, const void *buf,
+		       size_t len);
+
+void vgsp_dev_lock(struct vgsp_dev *dev);
+void vgsp_dev_unlock(struct vgsp_dev *dev);
+
+/* "xxxxxxxx-xxxx-..." into @out (37 bytes). */
+void vgsp_uuid_to_str(const u8 uuid[16], char *out);
+
+#endif /* VGSP_DEVICE_H */

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * The emulated GSP firmware of one instance, as seen by the device core.
+ * device.c calls these at the instance's lifecycle points; everything else
+ * (boot handshake, queues, RPC dispatch) lives behind them.
+ */
+#ifndef VGSP_GSP_H
+#define VGSP_GSP_H
+
+#include "../device.h"
+#include "../view.h"
+
+/* Allocate dev->gsp (and its dispatch worker). 0 or -errno. Lock not held. */
+int vgsp_gsp_create(struct vgsp_dev *dev);
+/* Back to power-on state. Lock held. */
+void vgsp_gsp_reset(struct vgsp_dev *dev);
+/* Stop the worker and free dev->gsp. Lock not held. */
+void vgsp_gsp_destroy(struct vgsp_dev *dev);
+
+/*
+ * BAR0 register tables the GSP emulation adds for @chip (falcon, FSP,
+ * interrupt tree...). Merged with the chip's own tables at creation.
+ */
+unsigned int vgsp_gsp_reg_tables(const struct vgsp_chip *chip,
+				 const struct vgsp_reg_table **tables);
+
+/* Extra read-only views (RPC statistics, queue state, rpc_log...). */
+extern const struct vgsp_view vgsp_gsp_views[];
+extern const unsigned int vgsp_gsp_nviews;
+
+#endif /* VGSP_GSP_H */

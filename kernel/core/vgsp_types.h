@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * Basic types for the OS-free core. The core is compiled both into vgsp.ko
+ * and into a userspace library, so it takes its fixed-width types, string
+ * helpers and errno values from here and never includes an OS header itself.
+ */
+#ifndef VGSP_TYPES_H
+#define VGSP_TYPES_H
+
+#ifdef __KERNEL__
+#include <linux/types.h>
+#include <linux/string.h>
+#include <linux/errno.h>
+#include <linux/stddef.h>
+#include <linux/compiler.h>
+#else
+#include <stdint.h>
+#include <stddef.h>
+#include <stdbool.h>
+#include <string.h>
+#include <errno.h>
+typedef uint8_t u8;
+typedef uint16_t u16;
+typedef uint32_t u32;
+typedef uint64_t u64;
+typedef int32_t s32;
+typedef int64_t s64;
+#ifndef __printf
+#define __printf(a, b) __attribute__((format(printf, a, b)))
+#endif
+#endif
+
+#define VGSP_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+#endif /* VGSP_TYPES_H */
