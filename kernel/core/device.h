@@ -40,16 +40,18 @@ struct vgsp_dev {
 	struct vgsp_cfg cfg;
 	struct vgsp_aperture *bar1, *bar3;
 	struct vgsp_gsp *gsp;		/* emulated GSP (gsp/) */
+	u64 timer_offset_ns;		/* PTIMER = host clock + offset */
 	struct vgsp_counters cnt;
 };
 
 /*
  * Create an instance of @profile. @uuid identifies it (the mdev UUID);
- * @fe_ops/@fe give guest memory and interrupts. Returns NULL on failure
- * (allocation or an inconsistent register table, which is logged).
+ * @msix_vectors sizes the MSI-X table (1..VGSP_MSIX_MAX); @fe_ops/@fe give
+ * guest memory and interrupts. Returns NULL on failure (allocation or an
+ * inconsistent register table, which is logged).
  */
 struct vgsp_dev *vgsp_dev_create(const struct vgsp_profile *profile,
-				 const u8 uuid[16],
+				 const u8 uuid[16], unsigned int msix_vectors,
 				 const struct vgsp_fe_ops *fe_ops, void *fe);
 void vgsp_dev_destroy(struct vgsp_dev *dev);
 

@@ -19,7 +19,7 @@
 #define VGSP_CAP_PCIE		0x78
 #define VGSP_CAP_MSIX		0xb4
 
-#define VGSP_MSIX_VECTORS	8
+#define VGSP_MSIX_MAX		64
 #define VGSP_MSIX_TABLE_OFF	0xb90000	/* in BAR0, away from registers */
 #define VGSP_MSIX_PBA_OFF	0xba0000
 
@@ -35,9 +35,11 @@ struct vgsp_cfg {
 	u8 wmask[VGSP_CFG_SIZE];
 	u8 w1c[VGSP_CFG_SIZE];
 	struct vgsp_bar bar[VGSP_NUM_BARS];	/* by config BAR slot */
+	unsigned int msix_vectors;
 };
 
-void vgsp_cfg_init(struct vgsp_cfg *cfg, const struct vgsp_profile *p);
+void vgsp_cfg_init(struct vgsp_cfg *cfg, const struct vgsp_profile *p,
+		   unsigned int msix_vectors);
 /* Back to power-on values (BAR addresses cleared, MSI/MSI-X disabled). */
 void vgsp_cfg_reset(struct vgsp_cfg *cfg, const struct vgsp_profile *p);
 

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * Sparse memory behind BAR1 and BAR3: 64 KiB chunks allocated on first
+ * write, never-written chunks read as zero. A per-aperture cap bounds what
+ * one guest can make the host allocate; a write that would pass it fails.
+ */
+#ifndef VGSP_APERTURE_H
+#define VGSP_APERTURE_H
+
+#include "vgsp_types.h"
+
+#define VGSP_APERTURE_CHUNK	(64 * 1024)
+#define VGSP_APERTURE_CAP	(64ULL << 20)	/* bytes of backing per BAR */
+
+struct vgsp_aperture {
+	u64 size;
+	u64 backed;		/* bytes allocated so far */
+	u32 nchunks;
+	u8 **chunks;
+};
+
+struct vgsp_aperture *vgsp_aperture_new(u64 size);
+void vgsp_aperture_free(struct vgsp_aperture *ap);
+/* Drop all backing (reset: the next tenant reads zeroes). */
+void vgsp_aperture_clear(struct vgsp_aperture *ap);
+
+/* Caller has checked off/len against ap->size. 0 or -ENOMEM. */
+void vgsp_aperture_read(const struct vgsp_aperture *ap, u64 off, void *buf,
+			u32 len);
+int vgsp_aperture_write(struct vgsp_aperture *ap, u64 off, const void *buf,
+			u32 len);
+
+#endif /* VGSP_APERTURE_H */

@@ -1,0 +1,342 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * Instance lifecycle and region access. This file is the core's front
+ * door: every offset, length and BAR number from a frontend is checked
+ * here before anything else looks at it.
+ */
+#include "device.h"
+#include "aperture.h"
+#include "gsp/gsp.h"
+
+#define MAX_TABLES 16
+
+void vgsp_uuid_to_str(const u8 u[16], char *out)
+{
+	static const char hex[] = "0123456789abcdef";
+	unsigned int i, k = 0;
+
+	for (i = 0; i < 16; i++) {
+		if (i == 4 || i == 6 || i == 8 || i == 10)
+			out[k++] = '-';
+		out[k++] = hex[u[i] >> 4];
+		out[k++] = hex[u[i] & 0xf];
+	}
+	out[k] = '\0';
+}
+
+void vgsp_dev_lock(struct vgsp_dev *dev)
+{
+	vgsp_os->lock(dev->lock);
+}
+
+void vgsp_dev_unlock(struct vgsp_dev *dev)
+{
+	vgsp_os->unlock(dev->lock);
+}
+
+static int build_regmodel(struct vgsp_dev *dev)
+{
+	const struct vgsp_chip *chip = dev->profile->chip;
+	struct vgsp_reg_table tables[MAX_TABLES];
+	const struct vgsp_reg_table *gsp_tables;
+	unsigned int n = 0, i, ngsp;
+
+	ngsp = vgsp_gsp_reg_tables(chip, &gsp_tables);
+	if (chip->ntables + ngsp > MAX_TABLES) {
+		vgsp_err("vgsp: %s: too many register tables\n", dev->name);
+		return -EINVAL;
+	}
+	for (i = 0; i < chip->ntables; i++)
+		tables[n++] = chip->tables[i];
+	for (i = 0; i < ngsp; i++)
+		tables[n++] = gsp_tables[i];
+	return vgsp_regmodel_init(&dev->regs, tables, n);
+}
+
+struct vgsp_dev *vgsp_dev_create(const struct vgsp_profile *profile,
+				 const u8 uuid[16], unsigned int msix_vectors,
+				 const struct vgsp_fe_ops *fe_ops, void *fe)
+{
+	struct vgsp_dev *dev;
+
+	if (!profile || !fe_ops || !msix_vectors ||
+	    msix_vectors > VGSP_MSIX_MAX)
+		return NULL;
+	dev = vgsp_zalloc(sizeof(*dev));
+	if (!dev)
+		return NULL;
+	dev->profile = profile;
+	dev->fe_ops = fe_ops;
+	dev->fe = fe;
+	memcpy(dev->uuid, uuid, 16);
+	vgsp_uuid_to_str(uuid, dev->name);
+
+	dev->lock = vgsp_os->lock_new();
+	if (!dev->lock)
+		goto err;
+	vgsp_cfg_init(&dev->cfg, profile, msix_vectors);
+	if (build_regmodel(dev))
+		goto err;
+	dev->bar1 = vgsp_aperture_new(profile->bar1_size);
+	dev->bar3 = vgsp_aperture_new(VGSP_BAR3_SIZE);
+	if (!dev->bar1 || !dev->bar3)
+		goto err;
+	if (vgsp_gsp_create(dev))
+		goto err;
+	return dev;
+
+err:
+	vgsp_err("vgsp: %s: cannot create instance of %s\n", dev->name,
+		 profile->id);
+	vgsp_aperture_free(dev->bar1);
+	vgsp_aperture_free(dev->bar3);
+	vgsp_regmodel_fini(&dev->regs);
+	if (dev->lock)
+		vgsp_os->lock_free(dev->lock);
+	vgsp_free(dev);
+	return NULL;
+}
+
+void vgsp_dev_destroy(struct vgsp_dev *dev)
+{
+	if (!dev)
+		return;
+	vgsp_gsp_destroy(dev);
+	vgsp_aperture_free(dev->bar1);
+	vgsp_aperture_free(dev->bar3);
+	vgsp_regmodel_fini(&dev->regs);
+	vgsp_os->lock_free(dev->lock);
+	vgsp_free(dev);
+}
+
+void vgsp_dev_reset(struct vgsp_dev *dev)
+{
+	vgsp_dev_lock(dev);
+	vgsp_regmodel_reset(&dev->regs);
+	vgsp_cfg_reset(&dev->cfg, dev->profile);
+	vgsp_aperture_clear(dev->bar1);
+	vgsp_aperture_clear(dev->bar3);
+	dev->timer_offset_ns = 0;
+	vgsp_gsp_reset(dev);
+	dev->cnt.resets++;
+	vgsp_dev_unlock(dev);
+}
+
+int vgsp_dev_cfg_read(struct vgsp_dev *dev, u32 off, void *buf, u32 len)
+{
+	int ret;
+
+	vgsp_dev_lock(dev);
+	ret = vgsp_cfg_read(&dev->cfg, off, buf, len);
+	if (ret)
+		dev->cnt.cfg_bad++;
+	else
+		dev->cnt.cfg_reads++;
+	vgsp_dev_unlock(dev);
+	return ret;
+}
+
+int vgsp_dev_cfg_write(struct vgsp_dev *dev, u32 off, const void *buf,
+		       u32 len)
+{
+	int ret;
+
+	vgsp_dev_lock(dev);
+	ret = vgsp_cfg_write(&dev->cfg, off, buf, len);
+	if (ret)
+		dev->cnt.cfg_bad++;
+	else
+		dev->cnt.cfg_writes++;
+	vgsp_dev_unlock(dev);
+	return ret;
+}
+
+u64 vgsp_dev_bar_size(const struct vgsp_dev *dev, unsigned int bar)
+{
+	if (bar >= VGSP_NUM_BARS)
+		return 0;
+	return dev->cfg.bar[bar].size;
+}
+
+/* 1, 2, 4 or 8 bytes, naturally aligned, inside a BAR of @size. */
+static bool access_ok(u64 size, u64 off, u32 len)
+{
+	if (len != 1 && len != 2 && len != 4 && len != 8)
+		return false;
+	if (off & (len - 1))
+		return false;
+	return off < size && len <= size - off;
+}
+
+/* BAR0 dword by dword through the register model. Lock held. */
+static void bar0_read(struct vgsp_dev *dev, u32 off, void *buf, u32 len)
+{
+	u8 bytes[8];
+	u32 base = off & ~3U, end = off + len, o;
+
+	for (o = base; o < end; o += 4) {
+		u32 v;
+
+		if (!vgsp_regmodel_read(dev, &dev->regs, o, &v))
+			dev->cnt.bar0_unknown_reads++;
+		bytes[o - base] = v & 0xff;
+		bytes[o - base + 1] = (v >> 8) & 0xff;
+		bytes[o - base + 2] = (v >> 16) & 0xff;
+		bytes[o - base + 3] = v >> 24;
+	}
+	memcpy(buf, bytes + (off - base), len);
+}
+
+/*
+ * Sub-dword writes merge into the current stored value (not the handler's
+ * computed one) so a byte write never triggers read side effects.
+ */
+static void bar0_write(struct vgsp_dev *dev, u32 off, const void *buf,
+		       u32 len)
+{
+	const u8 *in = buf;
+	u32 base = off & ~3U, end = off + len, o;
+
+	for (o = base; o < end; o += 4) {
+		u32 v, i;
+
+		if (vgsp_regmodel_find(&dev->regs, o) < 0) {
+			vgsp_regmodel_write(dev, &dev->regs, o, 0);
+			dev->cnt.bar0_unknown_writes++;
+			continue;
+		}
+		v = vgsp_reg_peek(&dev->regs, o);
+		for (i = 0; i < 4; i++) {
+			u32 a = o + i;
+
+			if (a < off || a >= end)
+				continue;
+			v &= ~(0xffU << (8 * i));
+			v |= (u32)in[a - off] << (8 * i);
+		}
+		vgsp_regmodel_write(dev, &dev->regs, o, v);
+	}
+}
+
+static struct vgsp_aperture *aperture_of(struct vgsp_dev *dev,
+					 unsigned int bar)
+{
+	return bar == VGSP_BAR1 ? dev->bar1 : bar == VGSP_BAR3 ? dev->bar3 :
+	       NULL;
+}
+
+int vgsp_dev_bar_read(struct vgsp_dev *dev, unsigned int bar, u64 off,
+		      void *buf, u32 len)
+{
+	struct vgsp_aperture *ap;
+
+	vgsp_dev_lock(dev);
+	if (bar == VGSP_BAR0) {
+		if (!access_ok(VGSP_BAR0_SIZE, off, len)) {
+			dev->cnt.bar0_bad++;
+			goto bad;
+		}
+		bar0_read(dev, (u32)off, buf, len);
+		dev->cnt.bar0_reads++;
+		goto ok;
+	}
+	ap = aperture_of(dev, bar);
+	if (!ap) {
+		dev->cnt.region_bad++;
+		goto bad;
+	}
+	if (!access_ok(ap->size, off, len)) {
+		dev->cnt.bar_bad++;
+		goto bad;
+	}
+	vgsp_aperture_read(ap, off, buf, len);
+	if (bar == VGSP_BAR1)
+		dev->cnt.bar1_reads++;
+	else
+		dev->cnt.bar3_reads++;
+ok:
+	vgsp_dev_unlock(dev);
+	return 0;
+bad:
+	vgsp_dev_unlock(dev);
+	return -EINVAL;
+}
+
+int vgsp_dev_bar_write(struct vgsp_dev *dev, unsigned int bar, u64 off,
+		       const void *buf, u32 len)
+{
+	struct vgsp_aperture *ap;
+	int ret = -EINVAL;
+
+	vgsp_dev_lock(dev);
+	if (bar == VGSP_BAR0) {
+		if (!access_ok(VGSP_BAR0_SIZE, off, len)) {
+			dev->cnt.bar0_bad++;
+			goto out;
+		}
+		bar0_write(dev, (u32)off, buf, len);
+		dev->cnt.bar0_writes++;
+		ret = 0;
+		goto out;
+	}
+	ap = aperture_of(dev, bar);
+	if (!ap) {
+		dev->cnt.region_bad++;
+		goto out;
+	}
+	if (!access_ok(ap->size, off, len)) {
+		dev->cnt.bar_bad++;
+		goto out;
+	}
+	ret = vgsp_aperture_write(ap, off, buf, len);
+	if (ret)
+		dev->cnt.bar_bad++;
+	else if (bar == VGSP_BAR1)
+		dev->cnt.bar1_writes++;
+	else
+		dev->cnt.bar3_writes++;
+out:
+	vgsp_dev_unlock(dev);
+	return ret;
+}
+
+void vgsp_dev_dma_unmapped(struct vgsp_dev *dev, u64 iova, u64 len)
+{
+	vgsp_dev_lock(dev);
+	dev->cnt.dma_unmaps++;
+	vgsp_dev_unlock(dev);
+}
+
+void vgsp_dev_raise_irq(struct vgsp_dev *dev, unsigned int vector)
+{
+	if (dev->fe_ops->irq_signal && dev->fe_ops->irq_signal(dev->fe, vector))
+		dev->cnt.irqs_signalled++;
+	else
+		dev->cnt.irqs_suppressed++;
+}
+
+int vgsp_dev_dma_read(struct vgsp_dev *dev, u64 iova, void *buf, size_t len)
+{
+	int ret;
+
+	dev->cnt.dma_reads++;
+	ret = dev->fe_ops->dma_read ? dev->fe_ops->dma_read(dev->fe, iova, buf,
+							    len) : -ENODEV;
+	if (ret)
+		dev->cnt.dma_errors++;
+	return ret;
+}
+
+int vgsp_dev_dma_write(struct vgsp_dev *dev, u64 iova, const void *buf,
+		       size_t len)
+{
+	int ret;
+
+	dev->cnt.dma_writes++;
+	ret = dev->fe_ops->dma_write ? dev->fe_ops->dma_write(dev->fe, iova,
+							      buf, len) :
+				       -ENODEV;
+	if (ret)
+		dev->cnt.dma_errors++;
+	return ret;
+}

@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/* Read-only text views of the device core (see view.h). */
+#include "view.h"
+#include "device.h"
+
+static void show_counters(struct vgsp_dev *dev, struct vgsp_printer *p)
+{
+	unsigned int i;
+
+	for (i = 0; i < vgsp_ncounters; i++)
+		p->print(p, "%s %llu\n", vgsp_counter_descs[i].name,
+			 (unsigned long long)vgsp_counter_get(&dev->cnt, i));
+}
+
+static void show_info(struct vgsp_dev *dev, struct vgsp_printer *p)
+{
+	const struct vgsp_profile *pr = dev->profile;
+
+	p->print(p, "uuid %s\n", dev->name);
+	p->print(p, "type %s\n", pr->id);
+	p->print(p, "name %s\n", pr->name);
+	p->print(p, "product %s\n", pr->product);
+	p->print(p, "id %04x:%04x\n", pr->vendor, pr->device);
+	p->print(p, "subsystem %04x:%04x\n", pr->subsys_vendor,
+		 pr->subsys_device);
+	p->print(p, "chip %s\n", pr->chip->name);
+	p->print(p, "fb_bytes %llu\n", (unsigned long long)pr->fb_size);
+	p->print(p, "bar0_size %llu\n",
+		 (unsigned long long)vgsp_dev_bar_size(dev, VGSP_BAR0));
+	p->print(p, "bar1_size %llu\n",
+		 (unsigned long long)vgsp_dev_bar_size(dev, VGSP_BAR1));
+	p->print(p, "bar3_size %llu\n",
+		 (unsigned long long)vgsp_dev_bar_size(dev, VGSP_BAR3));
+	p->print(p, "msix_vectors %u\n", dev->cfg.msix_vectors);
+}
+
+/* Copy under the lock so the listing is consistent; print without it. */
+static void show_bar0_unknown(struct vgsp_dev *dev, struct vgsp_printer *p)
+{
+	struct vgsp_unknown_hist *h = vgsp_zalloc(sizeof(*h));
+	unsigned int i;
+
+	if (!h)
+		return;
+	vgsp_dev_lock(dev);
+	*h = dev->regs.unknown;
+	vgsp_dev_unlock(dev);
+	for (i = 0; i < h->n; i++)
+		p->print(p, "0x%06x reads %llu writes %llu\n", h->offset[i],
+			 (unsigned long long)h->reads[i],
+			 (unsigned long long)h->writes[i]);
+	p->print(p, "untracked %llu\n", (unsigned long long)h->untracked);
+	vgsp_free(h);
+}
+
+const struct vgsp_view vgsp_core_views[] = {
+	{ "counters", show_counters },
+	{ "info", show_info },
+	{ "bar0_unknown", show_bar0_unknown },
+};
+
+const unsigned int vgsp_core_nviews = VGSP_ARRAY_SIZE(vgsp_core_views);
