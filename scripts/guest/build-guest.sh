@@ -1,0 +1,125 @@
+#!/bin/sh
+# build-guest.sh — build the stock-driver guest for rung 1: a Debian 6.1 kernel (downloaded and
+# unpacked, never installed), NVIDIA open kernel modules 535.261.03 built from Debian's
+# nvidia-open-kernel-source against that kernel, nvidia-smi/NVML/libcuda from non-free, the GSP
+# firmware the driver requests, and a busybox initramfs whose /init loads nvidia.ko, runs
+# nvidia-smi and prints a verdict. Every stage is cached by version under .cache/guest/.
+#
+# usage: scripts/guest/build-guest.sh        prints "KERNEL=<path>" and "INITRD=<path>" at the end
+# env:   NV_VER (535.261.03)  JOBS (nproc)
+set -eu
+VGSP_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+. "$VGSP_ROOT/scripts/guest/apt-private.sh"
+NV_VER=${NV_VER:-535.261.03}
+JOBS=${JOBS:-$(nproc)}
+log() { echo "build-guest: $*" >&2; }
+now() { date +%s; }
+
+apt_setup bookworm "bookworm bookworm-updates" "main contrib non-free non-free-firmware"
+apt_update
+
+# --- 1. kernel -------------------------------------------------------------------------------
+img=$(apt-cache $APT_OPTS depends linux-image-amd64 | awk '/Depends: linux-image-/ { print $2; exit }')
+ABI=${img#linux-image-}; ABI=${ABI%-amd64}            # e.g. 6.1.0-50
+KVER=$(apt_ver "$img")
+KDIR="$GUEST_CACHE/kernel-$ABI"
+if [ ! -e "$KDIR/.done" ]; then
+	t0=$(now)
+	kbuild=$(apt-cache $APT_OPTS depends "linux-headers-$ABI-common" "linux-headers-$ABI-amd64" |
+		awk '/Depends: linux-kbuild-/ { print $2; exit }')
+	apt_fetch "$GUEST_CACHE/debs/kernel-$ABI" "$img" "linux-headers-$ABI-amd64" \
+		"linux-headers-$ABI-common" "$kbuild"
+	rm -rf "$KDIR"; mkdir -p "$KDIR"
+	for d in "$GUEST_CACHE/debs/kernel-$ABI"/*.deb; do dpkg -x "$d" "$KDIR"; done
+	# The amd64 headers' Makefile includes the common tree by absolute /usr/src path.
+	sed -i "s|^include /usr/src/|include $KDIR/usr/src/|" "$KDIR/usr/src/linux-headers-$ABI-amd64/Makefile"
+	touch "$KDIR/.done"
+	log "kernel $img $KVER unpacked in $(( $(now) - t0 )) s"
+fi
+KREL=$(ls "$KDIR/lib/modules" | head -1)
+VMLINUZ="$KDIR/boot/vmlinuz-$KREL"
+
+# --- 2. nvidia.ko ----------------------------------------------------------------------------
+NVDIR="$GUEST_CACHE/nvidia-$NV_VER-$KREL"
+if [ ! -e "$NVDIR/.done" ]; then
+	t0=$(now)
+	apt_fetch "$GUEST_CACHE/debs/nvidia-$NV_VER" "nvidia-open-kernel-source=$NV_VER-1"
+	src="$NVDIR/src"
+	rm -rf "$NVDIR"; mkdir -p "$src"
+	dpkg -x "$GUEST_CACHE/debs/nvidia-$NV_VER"/nvidia-open-kernel-source_*.deb "$NVDIR/pkg"
+	tar -C "$src" -xJf "$NVDIR/pkg/usr/src/nvidia-open-kernel.tar.xz"
+	kb=$(find "$src" -maxdepth 3 -name Kbuild | head -1)
+	[ -n "$kb" ] || { log "no Kbuild in nvidia-open-kernel.tar.xz"; exit 1; }
+	src=$(dirname "$kb")
+	log "building nvidia.ko $NV_VER for $KREL with -j$JOBS (log: $NVDIR/build.log)"
+	# Debian splits headers into common + amd64: SYSSRC is the source tree, SYSOUT the build tree.
+	make -C "$src" -j"$JOBS" CC=gcc-12 \
+		SYSSRC="$KDIR/usr/src/linux-headers-$ABI-common" \
+		SYSOUT="$KDIR/usr/src/linux-headers-$ABI-amd64" \
+		NV_EXCLUDE_KERNEL_MODULES="nvidia-drm nvidia-modeset nvidia-peermem" \
+		modules >"$NVDIR/build.log" 2>&1 || { tail -30 "$NVDIR/build.log" >&2; exit 1; }
+	for m in nvidia nvidia-uvm; do
+		strip --strip-debug -o "$NVDIR/$m.ko" "$(find "$src" -name "$m.ko" | head -1)"
+	done
+	rm -rf "$NVDIR/pkg" "$NVDIR/src"
+	echo "$(( $(now) - t0 ))" > "$NVDIR/build-seconds"
+	touch "$NVDIR/.done"
+	log "nvidia.ko built in $(cat "$NVDIR/build-seconds") s"
+fi
+
+# --- 3. guest userspace + firmware -----------------------------------------------------------
+USR="$GUEST_CACHE/guest-user-$NV_VER"
+if [ ! -e "$USR/.done" ]; then
+	t0=$(now)
+	d="$GUEST_CACHE/debs/guest-user-$NV_VER"
+	apt_fetch "$d" "nvidia-smi=$NV_VER-1" "libnvidia-ml1=$NV_VER-1" "libcuda1=$NV_VER-1" \
+		"firmware-nvidia-gsp=$NV_VER-1" busybox-static libc6
+	rm -rf "$USR"; mkdir -p "$USR"
+	for f in "$d"/*.deb; do dpkg -x "$f" "$USR"; done
+	touch "$USR/.done"
+	log "guest userspace unpacked in $(( $(now) - t0 )) s"
+fi
+FW="lib/firmware/nvidia/$NV_VER/gsp_ga10x.bin"
+[ -f "$USR/$FW" ] || { log "missing $FW in firmware-nvidia-gsp"; exit 1; }
+
+# --- 4. initramfs ----------------------------------------------------------------------------
+# Rebuilt when any input (or this script, or init) is newer than the cpio.
+OUT="$GUEST_CACHE/initrd-$NV_VER-$KREL.cpio"
+CUTEST="$GUEST_CACHE/cuinit-test"
+if [ ! -x "$CUTEST" ] || [ "$VGSP_ROOT/scripts/guest/cuinit.c" -nt "$CUTEST" ]; then
+	gcc -O2 -Wall -Wextra -Werror -o "$CUTEST" "$VGSP_ROOT/scripts/guest/cuinit.c" -ldl
+fi
+if [ ! -e "$OUT" ] || [ "$VGSP_ROOT/scripts/guest/init.sh" -nt "$OUT" ] || [ "$0" -nt "$OUT" ] ||
+   [ "$NVDIR/.done" -nt "$OUT" ] || [ "$CUTEST" -nt "$OUT" ]; then
+	t0=$(now)
+	R="$GUEST_CACHE/initrd-root"
+	rm -rf "$R"; mkdir -p "$R/bin" "$R/lib/vgsp" "$R/lib/firmware/nvidia/$NV_VER" "$R/lib64" \
+		"$R/usr/lib/x86_64-linux-gnu" "$R/proc" "$R/sys" "$R/dev" "$R/tmp" "$R/usr/bin"
+	cp "$USR/bin/busybox" "$R/bin/busybox"
+	cp "$VGSP_ROOT/scripts/guest/init.sh" "$R/init"; chmod +x "$R/init"
+	cp "$NVDIR/nvidia.ko" "$NVDIR/nvidia-uvm.ko" "$R/lib/vgsp/"
+	# nvidia.ko's in-kernel dependencies, in load order (modules.dep lists deps after the colon).
+	deps=$(awk -F': ' '$1 ~ /\/drm\.ko$/ { print $2 " " $1 }' "$KDIR/lib/modules/$KREL/modules.dep")
+	order=""
+	for m in $deps; do order="$order $(basename "$m" .ko)"; cp "$KDIR/lib/modules/$KREL/$m" "$R/lib/vgsp/"; done
+	# drm's own deps come first in modules.dep order reversed.
+	echo "$order" | tr ' ' '\n' | grep . | tac > "$R/lib/vgsp/load-order"
+	echo nvidia >> "$R/lib/vgsp/load-order"
+	cp "$USR/$FW" "$R/$FW"
+	cp "$USR/usr/bin/nvidia-smi" "$R/usr/bin/"
+	cp "$CUTEST" "$R/usr/bin/cuinit-test"
+	cp -a "$USR"/usr/lib/x86_64-linux-gnu/libnvidia-ml.so* "$USR"/usr/lib/x86_64-linux-gnu/libcuda.so* \
+		"$R/usr/lib/x86_64-linux-gnu/" 2>/dev/null || true
+	cp -a "$USR"/usr/lib/x86_64-linux-gnu/nvidia/current/* "$R/usr/lib/x86_64-linux-gnu/" 2>/dev/null || true
+	for l in ld-linux-x86-64.so.2 libc.so.6 libm.so.6 libdl.so.2 libpthread.so.0 librt.so.1; do
+		cp -L "$USR/lib/x86_64-linux-gnu/$l" "$R/usr/lib/x86_64-linux-gnu/$l"
+	done
+	ln -s ../usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2 "$R/lib64/ld-linux-x86-64.so.2"
+	ln -s usr/lib/x86_64-linux-gnu "$R/lib/x86_64-linux-gnu"
+	echo "$NV_VER $KREL $(date -u +%FT%TZ)" > "$R/etc-version"
+	(cd "$R" && find . | cpio -o -H newc --quiet) > "$OUT.tmp" && mv "$OUT.tmp" "$OUT"
+	rm -rf "$R"
+	log "initramfs $(du -m "$OUT" | cut -f1) MiB in $(( $(now) - t0 )) s"
+fi
+echo "KERNEL=$VMLINUZ"
+echo "INITRD=$OUT"

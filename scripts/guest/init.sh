@@ -1,0 +1,56 @@
+#!/bin/busybox sh
+# /init of the rung-1 guest initramfs (built by scripts/guest/build-guest.sh).
+# Loads nvidia.ko, creates device nodes by hand (no udev, no nvidia-modprobe), runs nvidia-smi and
+# a cuInit probe, prints a one-line verdict and powers off. The verdict looks for a "GPU 0:" line
+# from `nvidia-smi -L`: its exit code is 0 even when it prints "No devices found".
+/bin/busybox --install -s /bin
+export PATH=/bin:/usr/bin
+mount -t proc proc /proc
+mount -t sysfs sys /sys
+mount -t devtmpfs dev /dev
+mkdir -p /tmp && mount -t tmpfs tmp /tmp
+t() { cut -d' ' -f1 /proc/uptime; }
+say() { echo "rung1: [$(t)] $*"; }
+
+arg() { sed -n "s/.*\\b$1=\\([^ ]*\\).*/\\1/p" /proc/cmdline; }
+NVOPTS=$(arg rung1.nvopts | tr ',' ' ')
+
+say "guest up, kernel $(uname -r)"
+lspci -nn 2>/dev/null | grep -i 10de || say "no 10de device visible in lspci"
+while read -r m; do
+	case $m in
+	nvidia) say "insmod nvidia.ko $NVOPTS"
+		# shellcheck disable=SC2086
+		insmod /lib/vgsp/nvidia.ko $NVOPTS; rc=$?; say "insmod nvidia rc=$rc" ;;
+	*) insmod "/lib/vgsp/$m.ko" || say "insmod $m failed" ;;
+	esac
+done < /lib/vgsp/load-order
+
+maj=$(awk '$2 == "nvidia" { print $1 }' /proc/devices)
+if [ -n "$maj" ]; then
+	mknod -m 666 /dev/nvidiactl c "$maj" 255
+	for n in 0 1 2 3; do mknod -m 666 "/dev/nvidia$n" c "$maj" "$n"; done
+	say "device nodes: major $maj"
+	cat /proc/driver/nvidia/version 2>/dev/null
+	ls /proc/driver/nvidia/gpus/ 2>/dev/null
+	say "nvidia-smi -L"
+	nvidia-smi -L > /tmp/smi-L.txt 2>&1; rc=$?
+	cat /tmp/smi-L.txt; say "nvidia-smi -L rc=$rc"
+	say "nvidia-smi -q"
+	nvidia-smi -q 2>&1 | head -120; say "nvidia-smi -q done"
+	if [ "$(arg rung1.cuinit)" = 1 ]; then
+		say "cuinit-test"; cuinit-test; say "cuinit-test rc=$?"
+	fi
+else
+	say "nvidia not in /proc/devices"
+fi
+
+say "kernel log (NVRM / nvidia / drm):"
+dmesg | grep -E 'NVRM|nvidia|Xid' | sed 's/^/dmesg: /'
+if grep -q '^GPU 0:' /tmp/smi-L.txt 2>/dev/null; then
+	say "VERDICT PASS: $(grep '^GPU 0:' /tmp/smi-L.txt)"
+else
+	say "VERDICT FAIL: nvidia-smi -L listed no GPU"
+fi
+sync
+poweroff -f
