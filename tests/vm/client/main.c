@@ -1,0 +1,168 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * vgsp-vfiotest <command> ...
+ *   full <uuid>              every VFIO check on an existing instance
+ *   smoke <uuid>             open, print identity/BARs/IRQs, exercise, close
+ *   hold <uuid> <s> <ready>  open, arm REQ, touch <ready>, wait <s> s for
+ *                            the REQ eventfd (sent when removal is asked), close
+ *   cycle <type> <n>         n x (create, open, close, remove) of <type>
+ * Exit status 0 when no check failed.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+#include "rig.h"
+
+static int cmd_full(const char *uuid)
+{
+	struct vdev d;
+
+	if (vdev_open(&d, uuid, false)) {
+		vdev_close(&d);
+		return 1;
+	}
+	t_device(&d);
+	t_config(&d);
+	t_bars(&d);
+	t_oob(&d);
+	t_irq(&d);
+	t_reset(&d);
+	t_dma(&d);
+	t_counters(&d);
+	vdev_close(&d);
+	t_openclose_counters(uuid);
+	printf("# vfiotest full: %d passed, %d failed\n", n_pass, n_fail);
+	return n_fail != 0;
+}
+
+static int cmd_smoke(const char *uuid)
+{
+	static const char *const rname[] = { "BAR0", "BAR1", "BAR2", "BAR3", "BAR4",
+					     "BAR5", "ROM", "CONFIG", "VGA" };
+	static const char *const iname[] = { "INTx", "MSI", "MSI-X", "ERR", "REQ" };
+	char type[64] = "";
+	struct vdev d;
+	uint32_t v;
+	int r;
+
+	if (vdev_open(&d, uuid, true))
+		return 1;
+	mdev_type_of(uuid, type, sizeof(type));
+	printf("instance %s type %s\n", uuid, type);
+	printf("  identity: %04x:%04x subsystem %04x:%04x class %06x rev %02x\n",
+	       cfg16(&d, 0), cfg16(&d, 2), cfg16(&d, 0x2c), cfg16(&d, 0x2e),
+	       cfg32(&d, 8) >> 8, cfg8(&d, 8));
+	printf("  device flags 0x%x (%s%s), %u regions, %u irq indexes\n", d.info.flags,
+	       d.info.flags & VFIO_DEVICE_FLAGS_PCI ? "PCI" : "",
+	       d.info.flags & VFIO_DEVICE_FLAGS_RESET ? "|RESET" : "",
+	       d.info.num_regions, d.info.num_irqs);
+	for (unsigned int i = 0; i < VFIO_PCI_NUM_REGIONS; i++) {
+		if (!d.reg[i].size)
+			continue;
+		v = 0;
+		if (i < VFIO_PCI_ROM_REGION_INDEX) {
+			cfg_w32(&d, 0x10 + 4 * i, 0xffffffffu);
+			v = cfg32(&d, 0x10 + 4 * i);
+			cfg_w32(&d, 0x10 + 4 * i, 0);
+		}
+		printf("  %-6s size 0x%09llx (%6llu KiB) flags 0x%x%s", rname[i],
+		       (unsigned long long)d.reg[i].size,
+		       (unsigned long long)(d.reg[i].size >> 10), d.reg[i].flags,
+		       i < VFIO_PCI_ROM_REGION_INDEX ? "" : "\n");
+		if (i < VFIO_PCI_ROM_REGION_INDEX)
+			printf(" sizing 0x%08x (%s, %s)\n", v, v & 4 ? "64-bit" : "32-bit",
+			       v & 8 ? "prefetchable" : "non-prefetchable");
+	}
+	for (unsigned int i = 0; i < VFIO_PCI_NUM_IRQS; i++) {
+		struct vfio_irq_info ii = { .argsz = sizeof(ii), .index = i };
+
+		if (!ioctl(d.fd, VFIO_DEVICE_GET_IRQ_INFO, &ii))
+			printf("  irq %-5s count %u flags 0x%x\n", iname[i], ii.count, ii.flags);
+	}
+	printf("  BAR0 PMC_BOOT_0 0x%08x PMC_BOOT_42 0x%08x\n", bar_rd32(&d, 0, 0),
+	       bar_rd32(&d, 0, 0xa00));
+	r = bar_wr32(&d, 1, 0x1000, 0x5eed0001);
+	v = bar_rd32(&d, 1, 0x1000);
+	printf("  BAR1 write/read 0x%08x (%s)\n", v, !r && v == 0x5eed0001 ? "ok" : "MISMATCH");
+	r |= ioctl(d.fd, VFIO_DEVICE_RESET) ? -errno : 0;
+	printf("  reset %s\n", r ? "FAILED" : "ok");
+	vdev_close(&d);
+	return r ? 1 : 0;
+}
+
+static int cmd_hold(const char *uuid, int secs, const char *ready)
+{
+	int32_t efd = eventfd(0, 0);
+	struct pollfd p = { .fd = efd, .events = POLLIN };
+	struct vdev d;
+	int r, fd;
+
+	if (vdev_open(&d, uuid, true))
+		return 2;
+	r = set_irqs(&d, VFIO_IRQ_SET_ACTION_TRIGGER | VFIO_IRQ_SET_DATA_EVENTFD,
+		     VFIO_PCI_REQ_IRQ_INDEX, 0, 1, &efd, sizeof(efd));
+	fd = open(ready, O_WRONLY | O_CREAT, 0644);
+	if (fd >= 0)
+		close(fd);
+	r = r ? 3 : poll(&p, 1, secs * 1000) == 1 ? 0 : 4;
+	printf("hold: %s\n", r == 0 ? "REQ received, releasing" :
+	       r == 3 ? "cannot arm REQ" : "no REQ before timeout, releasing");
+	vdev_close(&d);
+	return r;
+}
+
+static int cmd_cycle(const char *type, int n)
+{
+	char create[PATH_MAX], path[PATH_MAX], uuid[40];
+	struct vdev d;
+	int r;
+
+	snprintf(create, sizeof(create), "/sys/class/mdev_bus/vgsp/mdev_supported_types/%s/create", type);
+	for (int i = 0; i < n; i++) {
+		new_uuid(uuid);
+		if ((r = write_file(create, uuid))) {
+			fail("lifecycle.cycle", "iteration %d: create: %s", i, strerror(-r));
+			return 1;
+		}
+		if (vdev_open(&d, uuid, true) || cfg16(&d, 0) != VGSP_VENDOR) {
+			fail("lifecycle.cycle", "iteration %d: open/config read failed", i);
+			vdev_close(&d);
+			return 1;
+		}
+		vdev_close(&d);
+		snprintf(path, sizeof(path), "/sys/bus/mdev/devices/%s/remove", uuid);
+		if ((r = write_file(path, "1"))) {
+			fail("lifecycle.cycle", "iteration %d: remove: %s", i, strerror(-r));
+			return 1;
+		}
+		snprintf(path, sizeof(path), "/sys/bus/mdev/devices/%s", uuid);
+		if (!access(path, F_OK)) {
+			fail("lifecycle.cycle", "iteration %d: %s still exists", i, path);
+			return 1;
+		}
+	}
+	printf("PASS lifecycle.cycle_x%d\n", n);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (argc == 3 && !strcmp(argv[1], "full"))
+		return cmd_full(argv[2]);
+	if (argc == 3 && !strcmp(argv[1], "smoke"))
+		return cmd_smoke(argv[2]);
+	if (argc == 5 && !strcmp(argv[1], "hold"))
+		return cmd_hold(argv[2], atoi(argv[3]), argv[4]);
+	if (argc == 4 && !strcmp(argv[1], "cycle"))
+		return cmd_cycle(argv[2], atoi(argv[3]));
+	fprintf(stderr, "usage: vgsp-vfiotest full|smoke <uuid> | hold <uuid> <s> <ready> | cycle <type> <n>\n");
+	return 2;
+}
