@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Every kernel-version difference vgsp.ko cares about, in one place.
+ * Supported: 6.1 (bookworm) and 6.12 (bookworm-backports).
+ */
+#ifndef VGSP_COMPAT_H
+#define VGSP_COMPAT_H
+
+#include <linux/version.h>
+#include <linux/eventfd.h>
+#include <linux/vfio.h>
+
+/* 6.8 dropped eventfd_signal()'s counter argument. */
+static inline void vgsp_eventfd_signal(struct eventfd_ctx *ctx)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 8, 0)
+	eventfd_signal(ctx);
+#else
+	eventfd_signal(ctx, 1);
+#endif
+}
+
+/* 6.4 removed struct class's owner field. */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 4, 0)
+#define VGSP_CLASS_OWNER
+#else
+#define VGSP_CLASS_OWNER .owner = THIS_MODULE,
+#endif
+
+/*
+ * 6.2 added iommufd binding ops; emulated-IOMMU devices use the
+ * vfio_iommufd_emulated_* helpers (NULL stubs when IOMMUFD is off).
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)
+#define VGSP_IOMMUFD_OPS						\
+	.bind_iommufd = vfio_iommufd_emulated_bind,			\
+	.unbind_iommufd = vfio_iommufd_emulated_unbind,			\
+	.attach_ioas = vfio_iommufd_emulated_attach_ioas,
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 6, 0)
+#define VGSP_IOMMUFD_DETACH .detach_ioas = vfio_iommufd_emulated_detach_ioas,
+#else
+#define VGSP_IOMMUFD_DETACH
+#endif
+#else
+#define VGSP_IOMMUFD_OPS
+#define VGSP_IOMMUFD_DETACH
+#endif
+
+#endif /* VGSP_COMPAT_H */

@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The mdev/VFIO frontend of vgsp.ko: per-instance state and the pieces
+ * shared between its files. The device model itself is the core's.
+ */
+#ifndef VGSP_DRV_H
+#define VGSP_DRV_H
+
+#include <linux/mdev.h>
+#include <linux/spinlock.h>
+#include <linux/vfio.h>
+
+#include "device.h"
+
+#define VGSP_NAME "vgsp"
+
+/* VFIO region offsets: index in the top bits, as vfio-pci does. */
+#define VGSP_REGION_SHIFT	40
+#define VGSP_REGION_OFF(i)	((u64)(i) << VGSP_REGION_SHIFT)
+#define VGSP_REGION_MASK	(VGSP_REGION_OFF(1) - 1)
+
+enum vgsp_irq_mode {
+	VGSP_IRQ_NONE,
+	VGSP_IRQ_INTX,
+	VGSP_IRQ_MSI,
+	VGSP_IRQ_MSIX,
+};
+
+struct vgsp_irqs {
+	spinlock_t lock;	/* taken from the core with its lock held */
+	enum vgsp_irq_mode mode;
+	struct eventfd_ctx *intx;
+	bool intx_masked, intx_pending;
+	struct eventfd_ctx *msi;
+	struct eventfd_ctx *msix[VGSP_MSIX_MAX];
+	struct eventfd_ctx *req;
+};
+
+/* One mdev type per profile. */
+struct vgsp_type {
+	struct mdev_type type;
+	const struct vgsp_profile *profile;
+};
+
+struct vgsp_mdev {
+	struct vfio_device vdev;
+	struct mdev_device *mdev;
+	const struct vgsp_profile *profile;
+	struct vgsp_dev *core;
+	struct vgsp_irqs irqs;
+	bool open;
+	struct dentry *dbg_dir;
+	struct vgsp_dbg_file *dbg_files;
+};
+
+static inline struct vgsp_mdev *to_vgsp(struct vfio_device *vdev)
+{
+	return container_of(vdev, struct vgsp_mdev, vdev);
+}
+
+/* Module parameters, validated at load (vgsp_main.c). */
+extern unsigned int vgsp_msix_vectors;
+
+/* vgsp_irq.c */
+void vgsp_irqs_init(struct vgsp_irqs *irqs);
+void vgsp_irqs_release(struct vgsp_irqs *irqs);
+int vgsp_irq_info(struct vgsp_mdev *vm, unsigned long arg);
+int vgsp_set_irqs(struct vgsp_mdev *vm, unsigned long arg);
+bool vgsp_irq_signal(void *fe, unsigned int vector);
+void vgsp_irq_request(struct vgsp_mdev *vm);
+const char *vgsp_irq_mode_name(struct vgsp_mdev *vm);
+
+/* vgsp_vfio.c */
+extern const struct vfio_device_ops vgsp_vfio_ops;
+extern const struct vgsp_fe_ops vgsp_linux_fe_ops;
+
+/* vgsp_os_linux.c */
+extern const struct vgsp_os_ops vgsp_linux_os_ops;
+
+/* vgsp_debugfs.c */
+int vgsp_debugfs_init(void);
+void vgsp_debugfs_exit(void);
+void vgsp_debugfs_add(struct vgsp_mdev *vm);
+void vgsp_debugfs_remove(struct vgsp_mdev *vm);
+
+/* vgsp_main.c: module-wide accounting shown in the summary view. */
+struct seq_file;
+void vgsp_summary_show(struct seq_file *s);
+
+#endif /* VGSP_DRV_H */

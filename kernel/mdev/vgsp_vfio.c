@@ -1,0 +1,268 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * VFIO device operations of a vgsp instance: region read/write into the
+ * core, the device ioctls, open/close and the emulated-IOMMU callbacks.
+ * Region accesses are validated here (region index, size) and again by
+ * the core (offset, alignment).
+ */
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+#include <linux/vfio.h>
+
+#include "vgsp_compat.h"
+#include "vgsp_drv.h"
+
+/* Guest memory by IOVA through the VFIO container (pins per access). */
+static int fe_dma_read(void *fe, u64 iova, void *buf, size_t len)
+{
+	struct vgsp_mdev *vm = fe;
+
+	if (!READ_ONCE(vm->open))
+		return -ENODEV;
+	return vfio_dma_rw(&vm->vdev, iova, buf, len, false);
+}
+
+static int fe_dma_write(void *fe, u64 iova, const void *buf, size_t len)
+{
+	struct vgsp_mdev *vm = fe;
+
+	if (!READ_ONCE(vm->open))
+		return -ENODEV;
+	return vfio_dma_rw(&vm->vdev, iova, (void *)buf, len, true);
+}
+
+const struct vgsp_fe_ops vgsp_linux_fe_ops = {
+	.dma_read = fe_dma_read,
+	.dma_write = fe_dma_write,
+	.irq_signal = vgsp_irq_signal,
+};
+
+static u64 region_size(struct vgsp_mdev *vm, unsigned int index)
+{
+	if (index == VFIO_PCI_CONFIG_REGION_INDEX)
+		return VGSP_CFG_SIZE;
+	if (index <= VFIO_PCI_BAR5_REGION_INDEX)
+		return vgsp_dev_bar_size(vm->core, index);
+	return 0;
+}
+
+static void count_bad(struct vgsp_mdev *vm, bool ioctl)
+{
+	vgsp_dev_lock(vm->core);
+	if (ioctl)
+		vm->core->cnt.ioctl_bad++;
+	else
+		vm->core->cnt.region_bad++;
+	vgsp_dev_unlock(vm->core);
+}
+
+/*
+ * One region access. Config space takes any length inside it (QEMU reads
+ * it whole); BARs take 1, 2, 4 or 8 bytes.
+ */
+static ssize_t region_rw(struct vgsp_mdev *vm, char __user *ubuf,
+			 size_t count, loff_t *ppos, bool write)
+{
+	unsigned int index = *ppos >> VGSP_REGION_SHIFT;
+	u64 off = *ppos & VGSP_REGION_MASK;
+	u8 small[8];
+	u8 *buf = small;
+	int ret;
+
+	if (index >= VFIO_PCI_NUM_REGIONS || !region_size(vm, index) ||
+	    !count || count > VGSP_CFG_SIZE) {
+		count_bad(vm, false);
+		return -EINVAL;
+	}
+	if (index != VFIO_PCI_CONFIG_REGION_INDEX && count > sizeof(small)) {
+		count_bad(vm, false);
+		return -EINVAL;
+	}
+	if (count > sizeof(small)) {
+		buf = kzalloc(count, GFP_KERNEL);
+		if (!buf)
+			return -ENOMEM;
+	}
+
+	if (write && copy_from_user(buf, ubuf, count)) {
+		ret = -EFAULT;
+		goto out;
+	}
+	if (index == VFIO_PCI_CONFIG_REGION_INDEX)
+		ret = write ? vgsp_dev_cfg_write(vm->core, off, buf, count) :
+			      vgsp_dev_cfg_read(vm->core, off, buf, count);
+	else
+		ret = write ? vgsp_dev_bar_write(vm->core, index, off, buf,
+						 count) :
+			      vgsp_dev_bar_read(vm->core, index, off, buf,
+						count);
+	if (!ret && !write && copy_to_user(ubuf, buf, count))
+		ret = -EFAULT;
+out:
+	if (buf != small)
+		kfree(buf);
+	if (ret)
+		return ret;
+	*ppos += count;
+	return count;
+}
+
+static ssize_t vgsp_read(struct vfio_device *vdev, char __user *buf,
+			 size_t count, loff_t *ppos)
+{
+	return region_rw(to_vgsp(vdev), buf, count, ppos, false);
+}
+
+static ssize_t vgsp_write(struct vfio_device *vdev, const char __user *buf,
+			  size_t count, loff_t *ppos)
+{
+	return region_rw(to_vgsp(vdev), (char __user *)buf, count, ppos, true);
+}
+
+static long get_device_info(struct vgsp_mdev *vm, unsigned long arg)
+{
+	unsigned long minsz = offsetofend(struct vfio_device_info, num_irqs);
+	struct vfio_device_info info;
+
+	if (copy_from_user(&info, (void __user *)arg, minsz))
+		return -EFAULT;
+	if (info.argsz < minsz)
+		return -EINVAL;
+	info.flags = VFIO_DEVICE_FLAGS_PCI | VFIO_DEVICE_FLAGS_RESET;
+	info.num_regions = VFIO_PCI_NUM_REGIONS;
+	info.num_irqs = VFIO_PCI_NUM_IRQS;
+	return copy_to_user((void __user *)arg, &info, minsz) ? -EFAULT : 0;
+}
+
+static long get_region_info(struct vgsp_mdev *vm, unsigned long arg)
+{
+	unsigned long minsz = offsetofend(struct vfio_region_info, offset);
+	struct vfio_region_info info;
+
+	if (copy_from_user(&info, (void __user *)arg, minsz))
+		return -EFAULT;
+	if (info.argsz < minsz || info.index >= VFIO_PCI_NUM_REGIONS)
+		return -EINVAL;
+	info.offset = VGSP_REGION_OFF(info.index);
+	info.size = region_size(vm, info.index);
+	info.flags = info.size ? VFIO_REGION_INFO_FLAG_READ |
+				 VFIO_REGION_INFO_FLAG_WRITE : 0;
+	info.cap_offset = 0;
+	return copy_to_user((void __user *)arg, &info, minsz) ? -EFAULT : 0;
+}
+
+static long vgsp_ioctl(struct vfio_device *vdev, unsigned int cmd,
+		       unsigned long arg)
+{
+	struct vgsp_mdev *vm = to_vgsp(vdev);
+	long ret;
+
+	switch (cmd) {
+	case VFIO_DEVICE_GET_INFO:
+		ret = get_device_info(vm, arg);
+		break;
+	case VFIO_DEVICE_GET_REGION_INFO:
+		ret = get_region_info(vm, arg);
+		break;
+	case VFIO_DEVICE_GET_IRQ_INFO:
+		ret = vgsp_irq_info(vm, arg);
+		break;
+	case VFIO_DEVICE_SET_IRQS:
+		ret = vgsp_set_irqs(vm, arg);
+		break;
+	case VFIO_DEVICE_RESET:
+		vgsp_dev_reset(vm->core);
+		ret = 0;
+		break;
+	default:
+		ret = -ENOTTY;
+		break;
+	}
+	if (ret && ret != -EFAULT)
+		count_bad(vm, true);
+	return ret;
+}
+
+static int vgsp_open_device(struct vfio_device *vdev)
+{
+	struct vgsp_mdev *vm = to_vgsp(vdev);
+
+	WRITE_ONCE(vm->open, true);
+	vgsp_dev_lock(vm->core);
+	vm->core->cnt.opens++;
+	vgsp_dev_unlock(vm->core);
+	return 0;
+}
+
+/* The next user gets a power-on device with no stale interrupt routes. */
+static void vgsp_close_device(struct vfio_device *vdev)
+{
+	struct vgsp_mdev *vm = to_vgsp(vdev);
+
+	vgsp_irqs_release(&vm->irqs);
+	vgsp_dev_reset(vm->core);
+	WRITE_ONCE(vm->open, false);
+	vgsp_dev_lock(vm->core);
+	vm->core->cnt.closes++;
+	vgsp_dev_unlock(vm->core);
+}
+
+static void vgsp_request(struct vfio_device *vdev, unsigned int count)
+{
+	struct vgsp_mdev *vm = to_vgsp(vdev);
+
+	if (READ_ONCE(vm->irqs.req)) {
+		if (!count)
+			dev_notice(&vm->mdev->dev,
+				   "asking the user to release the device\n");
+		vgsp_irq_request(vm);
+	} else if (!count) {
+		dev_notice(&vm->mdev->dev,
+			   "device is open and has no request IRQ; removal waits for close\n");
+	}
+}
+
+static void vgsp_dma_unmap(struct vfio_device *vdev, u64 iova, u64 length)
+{
+	vgsp_dev_dma_unmapped(to_vgsp(vdev)->core, iova, length);
+}
+
+static int vgsp_init_dev(struct vfio_device *vdev)
+{
+	struct vgsp_mdev *vm = to_vgsp(vdev);
+	struct mdev_device *mdev = to_mdev_device(vdev->dev);
+	uuid_t uuid;
+
+	vm->mdev = mdev;
+	vm->profile = container_of(mdev->type, struct vgsp_type, type)->profile;
+	vgsp_irqs_init(&vm->irqs);
+	/* dev_name is the UUID string the user wrote; keep its byte order. */
+	if (uuid_parse(dev_name(&mdev->dev), &uuid))
+		return -EINVAL;
+	vm->core = vgsp_dev_create(vm->profile, uuid.b, vgsp_msix_vectors,
+				   &vgsp_linux_fe_ops, vm);
+	return vm->core ? 0 : -ENOMEM;
+}
+
+static void vgsp_release_dev(struct vfio_device *vdev)
+{
+	struct vgsp_mdev *vm = to_vgsp(vdev);
+
+	vgsp_dev_destroy(vm->core);
+	vm->core = NULL;
+}
+
+const struct vfio_device_ops vgsp_vfio_ops = {
+	.name = "vgsp",
+	.init = vgsp_init_dev,
+	.release = vgsp_release_dev,
+	VGSP_IOMMUFD_OPS
+	VGSP_IOMMUFD_DETACH
+	.open_device = vgsp_open_device,
+	.close_device = vgsp_close_device,
+	.read = vgsp_read,
+	.write = vgsp_write,
+	.ioctl = vgsp_ioctl,
+	.request = vgsp_request,
+	.dma_unmap = vgsp_dma_unmap,
+};
