@@ -1,0 +1,98 @@
+#!/bin/sh
+# run-rung1.sh — rung 1 with the STOCK NVIDIA 535 guest driver: start vgsp-vfu
+# (the vgsp core behind a vfio-user socket), boot the guest image from
+# build-guest.sh under QEMU 11.1 TCG with a vfio-user-pci device, capture the
+# guest console, vgsp-vfu's transcript and counters, print the verdict.
+#
+# usage: scripts/guest/run-rung1.sh [--profile ID] [--core COMMIT|worktree]
+#                                   [--nvopts a=b,c=d] [--cuinit] [--timeout S]
+# Results: .cache/guest/runs/<UTC stamp>/{console.log,vfu-transcript.log,
+#          vfu-stats.txt,vfu-stderr.log,summary.txt}; exit 0 only on PASS.
+set -eu
+VGSP_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$VGSP_ROOT"
+PROFILE=h100-10g CORE=HEAD NVOPTS="" CUINIT=0 TMO=600
+while [ $# -gt 0 ]; do
+	case $1 in
+	--profile) PROFILE=$2; shift 2 ;;
+	--core) CORE=$2; shift 2 ;;
+	--nvopts) NVOPTS=$2; shift 2 ;;
+	--cuinit) CUINIT=1; shift ;;
+	--timeout) TMO=$2; shift 2 ;;
+	*) echo "run-rung1: unknown argument $1" >&2; exit 2 ;;
+	esac
+done
+now() { date +%s.%N | cut -c1-14; }
+el() { echo "$1 $2" | awk '{ printf "%.1f", $2 - $1 }'; }
+
+t=$(now)
+QEMU=$(scripts/guest/qemu-vfu.sh 2>/dev/null | sed -n 1p)
+QVER=$("$QEMU" --version | head -1)
+t_q=$(el "$t" "$(now)")
+t=$(now)
+eval "$(scripts/guest/build-guest.sh 2>/dev/null | grep -E '^(KERNEL|INITRD)=')"
+t_g=$(el "$t" "$(now)")
+t=$(now)
+VFU_OUT=$(scripts/guest/build-vfu.sh "$CORE")
+VFU=$(echo "$VFU_OUT" | sed -n 1p); CORE_SHA=$(echo "$VFU_OUT" | sed -n 2p)
+t_b=$(el "$t" "$(now)")
+
+RUN=$VGSP_ROOT/.cache/guest/runs/$(date -u +%Y%m%dT%H%M%SZ)
+mkdir -p "$RUN"
+SOCK=$RUN/vfu.sock
+"$VFU" --socket "$SOCK" --profile "$PROFILE" --stats "$RUN/vfu-stats.txt" \
+	--log "$RUN/vfu-transcript.log" 2>"$RUN/vfu-stderr.log" &
+VPID=$!
+i=0
+while [ ! -S "$SOCK" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+[ -S "$SOCK" ] || { echo "run-rung1: vgsp-vfu did not start" >&2; cat "$RUN/vfu-stderr.log" >&2; exit 1; }
+
+APPEND="console=ttyS0 panic=-1 quiet loglevel=4 rung1.cuinit=$CUINIT"
+[ -n "$NVOPTS" ] && APPEND="$APPEND rung1.nvopts=$NVOPTS"
+DEV='{"driver":"vfio-user-pci","socket":{"path":"'$SOCK'","type":"unix"},"bus":"rp0"}'
+cat > "$RUN/cmd.txt" <<EOC
+date: $(date -u +%FT%TZ)
+qemu: $QEMU ($QVER)
+kernel: $KERNEL
+initrd: $INITRD
+vgsp-vfu: $VFU ($CORE_SHA) profile $PROFILE
+append: $APPEND
+device: $DEV
+EOC
+t=$(now)
+rc=0
+timeout "$TMO" "$QEMU" -accel tcg -cpu max -m 2G -smp 2 -nographic -no-reboot \
+	-object memory-backend-memfd,id=mem,size=2G,share=on \
+	-machine q35,memory-backend=mem \
+	-device pcie-root-port,id=rp0 -device "$DEV" \
+	-kernel "$KERNEL" -initrd "$INITRD" -append "$APPEND" \
+	>"$RUN/console.log" 2>&1 || rc=$?
+t_r=$(el "$t" "$(now)")
+# vgsp-vfu exits when QEMU disconnects; make sure it does.
+i=0
+while kill -0 "$VPID" 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+kill "$VPID" 2>/dev/null || true
+wait "$VPID" 2>/dev/null || true
+
+tr -d '\r' < "$RUN/console.log" > "$RUN/console.txt"
+verdict=$(grep -a 'VERDICT' "$RUN/console.txt" | tail -1 | sed 's/.*VERDICT //')
+[ -n "$verdict" ] || verdict="FAIL: no verdict (qemu rc=$rc)"
+{
+	echo "rung1 run $(basename "$RUN")"
+	cat "$RUN/cmd.txt"
+	echo "times: qemu-fetch ${t_q}s guest-build ${t_g}s vfu-build ${t_b}s boot+run ${t_r}s (qemu rc=$rc)"
+	echo "verdict: $verdict"
+	echo "--- guest rung1 lines"
+	grep -a 'rung1:' "$RUN/console.txt" | grep -v 'kernel log' || true
+	echo "--- guest NVRM / Xid lines (first 40, deduplicated in order)"
+	grep -a -E 'NVRM|Xid' "$RUN/console.txt" | sed 's/^dmesg: //; s/^\[ *[0-9.]*\] //' | awk '!seen[$0]++' | head -40
+	echo "--- vgsp-vfu counters"
+	sed -n '/^== counters/,/^== /p' "$RUN/vfu-stats.txt" 2>/dev/null | grep -v '^==' | awk '$2 != 0'
+	echo "--- vgsp-vfu frontend"
+	sed -n '/^== vfu/,$p' "$RUN/vfu-stats.txt" 2>/dev/null | grep -v '^=='
+	echo "--- bar0_unknown (first 30)"
+	sed -n '/^== bar0_unknown/,/^== /p' "$RUN/vfu-stats.txt" 2>/dev/null | grep -v '^==' | head -30
+} > "$RUN/summary.txt"
+cat "$RUN/summary.txt"
+echo "run-rung1: results in $RUN"
+case $verdict in PASS*) exit 0 ;; *) exit 1 ;; esac

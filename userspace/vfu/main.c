@@ -1,0 +1,280 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * vgsp-vfu: the vgsp device core behind a vfio-user socket, so a stock QEMU
+ * (vfio-user-pci) can give the emulated GPU to a guest without vgsp.ko.
+ *
+ *   vgsp-vfu --socket PATH [--profile h100-10g] [--uuid UUID] [--msix N]
+ *            [--stats FILE] [--log FILE] [--log-reads N] [--persist]
+ *
+ * The core's views (counters, info, bar0_unknown, GSP views) plus our own
+ * frontend view are written to --stats every second and at exit, and to
+ * stderr on SIGUSR1. --log is the transcript of the vfio-user session.
+ */
+#define _GNU_SOURCE /* accept4 */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <sys/select.h>
+#include "device.h"
+#include "view.h"
+#include "gsp/gsp.h"
+#include "os_user.h"
+#include "codec.h"
+#include "server.h"
+
+static volatile sig_atomic_t stop_flag, dump_flag;
+static const char *stats_path;
+
+static void on_signal(int sig)
+{
+	if (sig == SIGUSR1)
+		dump_flag = 1;
+	else
+		stop_flag = 1;
+}
+
+struct fprinter {
+	struct vgsp_printer p;
+	FILE *f;
+};
+
+__attribute__((format(printf, 2, 3)))
+static void fprint(struct vgsp_printer *p, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vfprintf(((struct fprinter *)p)->f, fmt, ap);
+	va_end(ap);
+}
+
+static void show_views(struct vfu_server *s, FILE *f)
+{
+	struct fprinter fp = { .p = { .print = fprint }, .f = f };
+	unsigned int i;
+
+	for (i = 0; i < vgsp_core_nviews; i++) {
+		fprintf(f, "== %s\n", vgsp_core_views[i].name);
+		vgsp_core_views[i].show(s->dev, &fp.p);
+	}
+	for (i = 0; i < vgsp_gsp_nviews; i++) {
+		fprintf(f, "== %s\n", vgsp_gsp_views[i].name);
+		vgsp_gsp_views[i].show(s->dev, &fp.p);
+	}
+	fprintf(f, "== vfu\n");
+	vfu_server_show(s, f);
+}
+
+/* Write to FILE.tmp then rename: readers never see a half-written file. */
+static void write_stats(struct vfu_server *s)
+{
+	char tmp[4096];
+	FILE *f;
+
+	if (!stats_path)
+		return;
+	snprintf(tmp, sizeof(tmp), "%s.tmp", stats_path);
+	f = fopen(tmp, "w");
+	if (!f)
+		return;
+	show_views(s, f);
+	if (fclose(f) == 0)
+		rename(tmp, stats_path);
+}
+
+static void tick(struct vfu_server *s)
+{
+	if (dump_flag) {
+		dump_flag = 0;
+		show_views(s, stderr);
+	}
+	write_stats(s);
+	if (s->log)
+		fflush(s->log);
+}
+
+static int parse_uuid(const char *str, u8 out[16])
+{
+	unsigned int i = 0;
+
+	while (*str && i < 32) {
+		int v;
+
+		if (*str == '-') {
+			str++;
+			continue;
+		}
+		if (*str >= '0' && *str <= '9')
+			v = *str - '0';
+		else if (*str >= 'a' && *str <= 'f')
+			v = *str - 'a' + 10;
+		else if (*str >= 'A' && *str <= 'F')
+			v = *str - 'A' + 10;
+		else
+			return -1;
+		out[i / 2] = (u8)((i & 1) ? (out[i / 2] | v) : (v << 4));
+		i++;
+		str++;
+	}
+	return (i == 32 && !*str) ? 0 : -1;
+}
+
+static int listen_unix(const char *path)
+{
+	struct sockaddr_un a = { .sun_family = AF_UNIX };
+	int fd;
+
+	if (strlen(path) >= sizeof(a.sun_path)) {
+		fprintf(stderr, "vgsp-vfu: socket path too long\n");
+		return -1;
+	}
+	strcpy(a.sun_path, path);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -1;
+	unlink(path);
+	if (bind(fd, (struct sockaddr *)&a, sizeof(a)) < 0 || listen(fd, 1) < 0) {
+		perror("vgsp-vfu: bind/listen");
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static void usage(void)
+{
+	fprintf(stderr, "usage: vgsp-vfu --socket PATH [--profile ID] [--uuid UUID] "
+		"[--msix N] [--stats FILE] [--log FILE] [--log-reads N] [--persist]\n");
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "socket", required_argument, NULL, 's' },
+		{ "profile", required_argument, NULL, 'p' },
+		{ "uuid", required_argument, NULL, 'u' },
+		{ "msix", required_argument, NULL, 'm' },
+		{ "stats", required_argument, NULL, 'S' },
+		{ "log", required_argument, NULL, 'l' },
+		{ "log-reads", required_argument, NULL, 'r' },
+		{ "persist", no_argument, NULL, 'P' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	const char *sock = NULL, *profile_id = "h100-10g", *log_path = NULL;
+	u8 uuid[16] = { 0x56, 0x67, 0x73, 0x70, 0, 0, 0x40, 0, 0x80, 0, 0, 0, 0, 0, 0, 1 };
+	unsigned long msix = 8, log_reads = 4;
+	bool persist = false;
+	static struct vfu_server srv;
+	struct vfu_server *s = &srv;
+	const struct vgsp_profile *prof;
+	struct sigaction sa = { .sa_handler = on_signal };
+	int c, lfd, ret = 0;
+	char ustr[40];
+
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		char *end;
+
+		switch (c) {
+		case 's': sock = optarg; break;
+		case 'p': profile_id = optarg; break;
+		case 'u':
+			if (parse_uuid(optarg, uuid)) {
+				fprintf(stderr, "vgsp-vfu: bad --uuid\n");
+				return 2;
+			}
+			break;
+		case 'm':
+			msix = strtoul(optarg, &end, 0);
+			if (*end || msix < 1 || msix > VFU_MSIX_MAX) {
+				fprintf(stderr, "vgsp-vfu: --msix must be 1..%d\n", VFU_MSIX_MAX);
+				return 2;
+			}
+			break;
+		case 'S': stats_path = optarg; break;
+		case 'l': log_path = optarg; break;
+		case 'r': log_reads = strtoul(optarg, NULL, 0); break;
+		case 'P': persist = true; break;
+		default: usage(); return c == 'h' ? 0 : 2;
+		}
+	}
+	if (!sock) {
+		usage();
+		return 2;
+	}
+	vgsp_os_user_init();
+	prof = vgsp_profile_find(profile_id);
+	if (!prof) {
+		fprintf(stderr, "vgsp-vfu: unknown profile '%s'\n", profile_id);
+		return 2;
+	}
+	if (vfu_server_init(s, (unsigned int)msix)) {
+		fprintf(stderr, "vgsp-vfu: out of memory\n");
+		return 1;
+	}
+	s->stop = &stop_flag;
+	s->tick = tick;
+	s->log_reads_per_off = (unsigned int)log_reads;
+	if (log_path) {
+		s->log = fopen(log_path, "w");
+		if (!s->log) {
+			perror("vgsp-vfu: --log");
+			return 1;
+		}
+	}
+	s->dev = vgsp_dev_create(prof, uuid, (unsigned int)msix, &vfu_fe_ops, s);
+	if (!s->dev) {
+		fprintf(stderr, "vgsp-vfu: cannot create the device\n");
+		return 1;
+	}
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGUSR1, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+
+	lfd = listen_unix(sock);
+	if (lfd < 0)
+		return 1;
+	vgsp_uuid_to_str(uuid, ustr);
+	fprintf(stderr, "vgsp-vfu: %s %s (%04x:%04x) uuid %s listening on %s, pid %d\n",
+		prof->id, prof->product, prof->vendor, prof->device, ustr, sock,
+		(int)getpid());
+	write_stats(s);
+	while (!stop_flag) {
+		int cfd;
+		fd_set rd;
+		struct timeval tv = { .tv_sec = 1 };
+
+		FD_ZERO(&rd);
+		FD_SET(lfd, &rd);
+		if (select(lfd + 1, &rd, NULL, NULL, &tv) <= 0) {
+			tick(s);
+			continue;
+		}
+		cfd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
+		if (cfd < 0)
+			continue;
+		fprintf(stderr, "vgsp-vfu: client connected\n");
+		ret = vfu_serve(s, cfd);
+		close(cfd);
+		fprintf(stderr, "vgsp-vfu: client disconnected (%d)\n", ret);
+		if (!persist)
+			break;
+	}
+	close(lfd);
+	unlink(sock);
+	write_stats(s);
+	show_views(s, stderr);
+	if (s->log)
+		fclose(s->log);
+	vgsp_dev_destroy(s->dev);
+	vfu_server_fini(s);
+	return ret < 0 ? 1 : 0;
+}

@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * One vfio-user connection in front of one vgsp core instance: reads a
+ * message, validates it (codec.c), calls the core, replies. Single-threaded
+ * for messages; the core's GSP worker thread reaches us only through the
+ * fe_ops (DMA by IOVA, interrupt delivery), which take their own locks.
+ */
+#ifndef VFU_SERVER_H
+#define VFU_SERVER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <signal.h>
+#include "proto.h"
+#include "dma.h"
+#include "irq.h"
+
+struct vgsp_dev;
+struct vgsp_fe_ops;
+
+#define VFU_TOUCH_SLOTS 8192
+
+struct vfu_server {
+	struct vgsp_dev *dev;
+	struct vfu_dma dma;
+	struct vfu_irqs irqs;
+	bool negotiated;
+
+	/* Transcript: control messages, config accesses, BAR writes, and the
+	 * first few reads of each BAR offset (reads dominate by far). */
+	FILE *log;
+	uint64_t log_lines, log_budget;
+	unsigned int log_reads_per_off;
+	struct { uint64_t key; uint32_t n; } touch[VFU_TOUCH_SLOTS];
+	double t0;
+
+	/* Frontend counters (the core keeps its own). */
+	uint64_t msgs[VFU_CMD_MAX + 1];
+	uint64_t errs[VFU_CMD_MAX + 1];
+	uint64_t bad_msgs, bytes_in, bytes_out, conns;
+
+	uint8_t *rx, *tx;	/* VFU_MAX_MSG each */
+	volatile sig_atomic_t *stop;
+	void (*tick)(struct vfu_server *s);	/* ~1 s while serving */
+};
+
+/* The fe_ops the core instance must be created with (fe = the server). */
+extern const struct vgsp_fe_ops vfu_fe_ops;
+
+int vfu_server_init(struct vfu_server *s, unsigned int msix_vectors);
+void vfu_server_fini(struct vfu_server *s);
+
+/*
+ * Handle one complete message. @fds (nfds) are consumed (stored or closed).
+ * Writes the reply into s->tx and returns its total size, 0 for no reply.
+ */
+size_t vfu_handle(struct vfu_server *s, const struct vfu_hdr *h,
+		  const uint8_t *payload, int *fds, unsigned int nfds);
+
+/* Serve one connected client until it disconnects or *stop. 0 or -errno. */
+int vfu_serve(struct vfu_server *s, int fd);
+
+/* Frontend view (message counts, DMA windows, irq mode) as text. */
+void vfu_server_show(struct vfu_server *s, FILE *f);
+
+#endif /* VFU_SERVER_H */
