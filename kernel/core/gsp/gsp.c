@@ -1,31 +1,231 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * Placeholder until the emulated GSP lands (issue 3): an instance has no
- * GSP state, so the guest driver's GSP boot will time out exactly as on a
- * device that only has an identity.
+ * Emulated GSP of one instance: lifecycle, the dispatch worker and the
+ * boot step that finds the message queues through the boot arguments.
+ *
+ * BAR0 handlers (doorbell, FSP boot command) only record what happened
+ * and wake the worker; the worker does every guest-memory access with the
+ * device lock held, so a guest that never rings costs no CPU at all.
  */
-#include "gsp.h"
+#include "gsp_priv.h"
+
+static const struct vgsp_abi *abi_for(const struct vgsp_dev *dev)
+{
+	/* One ABI today; the guest's version is checked at SET_GUEST_SYSTEM_INFO. */
+	return &vgsp_abi_r535;
+}
+
+u32 vgsp_gsp_reg(struct vgsp_gsp *gsp, u32 off)
+{
+	return vgsp_reg_peek(&gsp->dev->regs, off);
+}
+
+void vgsp_gsp_reg_set(struct vgsp_gsp *gsp, u32 off, u32 val)
+{
+	vgsp_reg_poke(&gsp->dev->regs, off, val);
+}
+
+/*
+ * Boot-argument chain of the GH100 FSP path (§C.1):
+ * COT -> GSP_FMC_BOOT_PARAMS -> libos args (find "RMARGS") -> rmargs ->
+ * shared region. Every pointer comes from the guest and is only used
+ * through the frontend's bounds-checked DMA.
+ */
+static int find_queues(struct vgsp_gsp *gsp)
+{
+	struct vgsp_dev *dev = gsp->dev;
+	u8 fmc[VGSP_FMC_SIZE], arg[VGSP_LIBOS_ARG_SIZE], rm[VGSP_RMARGS_SIZE];
+	u64 libos, rmargs = 0;
+	unsigned int i;
+	int ret;
+
+	ret = vgsp_dev_dma_read(dev, gsp->fmc_params_pa, fmc, sizeof(fmc));
+	if (ret)
+		return ret;
+	libos = vgsp_get64(fmc, VGSP_FMC_BOOT_ARGS);
+	for (i = 0; i < VGSP_LIBOS_ARGS_MAX; i++) {
+		ret = vgsp_dev_dma_read(dev, libos + i * VGSP_LIBOS_ARG_SIZE,
+					arg, sizeof(arg));
+		if (ret)
+			return ret;
+		if (vgsp_get64(arg, VGSP_LIBOS_ARG_ID8) == VGSP_ID8_RMARGS) {
+			rmargs = vgsp_get64(arg, VGSP_LIBOS_ARG_PA);
+			break;
+		}
+		if (!vgsp_get64(arg, VGSP_LIBOS_ARG_ID8))
+			break;		/* end of the array */
+	}
+	if (!rmargs)
+		return -ENOENT;
+	ret = vgsp_dev_dma_read(dev, rmargs, rm, sizeof(rm));
+	if (ret)
+		return ret;
+	return vgsp_msgq_link(gsp, vgsp_get64(rm, VGSP_RMARGS_SHM_PA),
+			      vgsp_get32(rm, VGSP_RMARGS_PTE_COUNT),
+			      vgsp_get64(rm, VGSP_RMARGS_CMDQ_OFF),
+			      vgsp_get64(rm, VGSP_RMARGS_STATQ_OFF));
+}
+
+/* Worker: queues linked, status header written; now INIT_DONE. */
+static void gsp_start(struct vgsp_gsp *gsp)
+{
+	int ret = find_queues(gsp);
+	u32 len;
+
+	if (ret) {
+		gsp->boot = VGSP_BOOT_FAILED;
+		gsp->st.e.boot_errors++;
+		vgsp_warn("vgsp: %s: GSP boot arguments unusable (%d)\n",
+			  gsp->dev->name, ret);
+		return;
+	}
+	gsp->boot = VGSP_BOOT_RUNNING;
+	gsp->st.e.boots++;
+	/* The two pre-start RPCs (72, 73) are consumed without replies. */
+	vgsp_msgq_process(gsp, 0);
+	len = gsp->abi->init_done(gsp, gsp->tx + VGSP_ELEM_HDR,
+				  VGSP_MSG_MAX - VGSP_ELEM_HDR);
+	if (vgsp_msgq_send(gsp, gsp->tx, len))
+		gsp->st.e.shm_errors++;
+}
+
+static void gsp_work(void *arg)
+{
+	struct vgsp_gsp *gsp = arg;
+	struct vgsp_dev *dev = gsp->dev;
+
+	vgsp_dev_lock(dev);
+	gsp->st.e.worker_runs++;
+	if (gsp->start_pending) {
+		gsp->start_pending = false;
+		gsp->doorbell_pending = false;
+		if (gsp->boot == VGSP_BOOT_STARTING)
+			gsp_start(gsp);
+	}
+	if (gsp->doorbell_pending && gsp->boot == VGSP_BOOT_RUNNING) {
+		u64 t = gsp->doorbell_ns;
+
+		gsp->doorbell_pending = false;
+		/* Bounded batches: more work re-queues the worker. */
+		if (vgsp_msgq_process(gsp, t)) {
+			gsp->doorbell_pending = true;
+			vgsp_os->worker_wake(gsp->worker);
+		}
+	}
+	vgsp_dev_unlock(dev);
+}
+
+/* BAR0 0x110C00 written (lock held): record and wake, nothing else. */
+void vgsp_gsp_doorbell(struct vgsp_gsp *gsp)
+{
+	gsp->st.e.doorbells++;
+	if (gsp->boot != VGSP_BOOT_RUNNING) {
+		/* Pre-start RPCs wait in the queue until the boot. */
+		gsp->st.e.doorbells_early++;
+		return;
+	}
+	if (!gsp->doorbell_pending)
+		gsp->doorbell_ns = vgsp_now_ns();
+	gsp->doorbell_pending = true;
+	vgsp_os->worker_wake(gsp->worker);
+}
+
+/* FSP accepted the boot command (lock held): start in the worker. */
+void vgsp_gsp_boot_accepted(struct vgsp_gsp *gsp, u64 fmc_params_pa)
+{
+	if (gsp->boot != VGSP_BOOT_OFF)
+		return;
+	gsp->fmc_params_pa = fmc_params_pa;
+	gsp->boot = VGSP_BOOT_STARTING;
+	gsp->start_pending = true;
+	vgsp_os->worker_wake(gsp->worker);
+}
+
+static void gsp_state_reset(struct vgsp_gsp *gsp)
+{
+	gsp->boot = VGSP_BOOT_OFF;
+	gsp->fmc_params_pa = 0;
+	gsp->start_pending = false;
+	gsp->doorbell_pending = false;
+	gsp->doorbell_ns = 0;
+	memset(&gsp->q, 0, sizeof(gsp->q));
+	gsp->version_ok = false;
+	gsp->refused = false;
+	gsp->guest_version[0] = '\0';
+	vgsp_fsp_reset(gsp);
+	vgsp_intr_reset(gsp);
+	gsp->abi->reset(gsp);
+}
 
 int vgsp_gsp_create(struct vgsp_dev *dev)
 {
-	dev->gsp = NULL;
+	struct vgsp_gsp *gsp;
+
+	gsp = vgsp_zalloc(sizeof(*gsp));
+	if (!gsp)
+		return -ENOMEM;
+	gsp->dev = dev;
+	gsp->abi = abi_for(dev);
+	gsp->chip = vgsp_gsp_chip_find(dev->profile->chip);
+	gsp->rx = vgsp_zalloc(VGSP_MSG_MAX);
+	gsp->tx = vgsp_zalloc(VGSP_MSG_MAX);
+	if (!gsp->chip || !gsp->rx || !gsp->tx || vgsp_obj_init(&gsp->objs))
+		goto err;
+	dev->gsp = gsp;
+	gsp_state_reset(gsp);
+	gsp->worker = vgsp_os->worker_start("vgsp-gsp", gsp_work, gsp);
+	if (!gsp->worker)
+		goto err;
 	return 0;
+err:
+	dev->gsp = NULL;
+	vgsp_obj_fini(&gsp->objs);
+	vgsp_free(gsp->rx);
+	vgsp_free(gsp->tx);
+	vgsp_free(gsp);
+	return -ENOMEM;
 }
 
 void vgsp_gsp_reset(struct vgsp_dev *dev)
 {
+	struct vgsp_gsp *gsp = dev->gsp;
+
+	if (!gsp)
+		return;
+	gsp_state_reset(gsp);
+	gsp->st.e.resets++;
 }
 
 void vgsp_gsp_destroy(struct vgsp_dev *dev)
 {
+	struct vgsp_gsp *gsp = dev->gsp;
+
+	if (!gsp)
+		return;
+	vgsp_os->worker_stop(gsp->worker);
+	dev->gsp = NULL;
+	vgsp_obj_fini(&gsp->objs);
+	vgsp_free(gsp->rx);
+	vgsp_free(gsp->tx);
+	vgsp_free(gsp);
+}
+
+const struct vgsp_gsp_chip *vgsp_gsp_chip_find(const struct vgsp_chip *c)
+{
+	if (c == &vgsp_chip_gh100)
+		return &vgsp_gsp_chip_gh100;
+	return NULL;
 }
 
 unsigned int vgsp_gsp_reg_tables(const struct vgsp_chip *chip,
 				 const struct vgsp_reg_table **tables)
 {
-	*tables = NULL;
-	return 0;
-}
+	const struct vgsp_gsp_chip *gc = vgsp_gsp_chip_find(chip);
 
-const struct vgsp_view vgsp_gsp_views[1];
-const unsigned int vgsp_gsp_nviews;
+	if (!gc) {
+		*tables = NULL;
+		return 0;
+	}
+	*tables = gc->tables;
+	return gc->ntables;
+}

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * The seam between the GSP transport (gsp/: boot, queues, worker) and one
+ * GSP firmware ABI (abi/<version>/: function numbers, payload layouts,
+ * control IDs, static-info layout). The transport hands the ABI one
+ * complete, checksum-verified RPC (header + payload) at a time and sends
+ * back whatever the ABI builds. Adding a firmware branch means adding a
+ * sibling directory that fills in one struct vgsp_abi; nothing in gsp/
+ * changes.
+ */
+#ifndef VGSP_ABI_H
+#define VGSP_ABI_H
+
+#include "../vgsp_types.h"
+
+struct vgsp_gsp;
+
+/* What the ABI reports about one handled RPC, for statistics and rpc_log. */
+struct vgsp_rpc_outcome {
+	u32 function;		/* function number from the RPC header */
+	u32 cmd;		/* control command (GSP_RM_CONTROL) or 0 */
+	u32 status;		/* NV status given to the guest (0 = NV_OK) */
+	bool has_cmd;
+	bool error;		/* request was refused or malformed */
+};
+
+struct vgsp_abi {
+	const char *name;		/* "r535" */
+
+	/*
+	 * Handle one command. @req holds the RPC header and payload, @len
+	 * bytes of it are valid (the gathered queue slots minus the element
+	 * header). Build the reply (RPC header + payload) in @rep, at most
+	 * @cap bytes; return its length, or 0 when the RPC gets no reply.
+	 * Runs on the dispatch worker with the device lock held.
+	 */
+	u32 (*handle)(struct vgsp_gsp *gsp, const u8 *req, u32 len,
+		      u8 *rep, u32 cap, struct vgsp_rpc_outcome *out);
+
+	/* Build the "GSP is up" event in @rep; return its length. */
+	u32 (*init_done)(struct vgsp_gsp *gsp, u8 *rep, u32 cap);
+
+	/* RPC length field of a header (the transport sizes checksums by it). */
+	u32 (*rpc_length)(const u8 *hdr);
+	/* Bytes a reply to a command of @len bytes may take at most. */
+	u32 (*max_reply)(u32 len);
+
+	/* Back to power-on state (object table, negotiated version). */
+	void (*reset)(struct vgsp_gsp *gsp);
+
+	/* Names for views; never NULL ("?" when unknown). */
+	const char *(*fn_name)(u32 function);
+	const char *(*ctrl_name)(u32 cmd);
+};
+
+extern const struct vgsp_abi vgsp_abi_r535;
+
+#endif /* VGSP_ABI_H */

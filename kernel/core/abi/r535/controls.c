@@ -1,0 +1,209 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * GSP_RM_CONTROL commands the emulation answers, keyed by command ID.
+ * Each row names the exact params size it accepts (0 = any) so a layout
+ * mismatch is refused instead of misread. Anything not listed answers
+ * NV_ERR_NOT_SUPPORTED and shows up in the gsp_controls view.
+ * Fidelity per row is documented in docs/gsp-emulation.md.
+ */
+#include "r535.h"
+
+#define CMD_INTR_GET_KERNEL_TABLE	0x20800a5c
+#define CMD_GPU_GET_SMC_MODE		0x20800a4c
+#define CMD_FIFO_GET_NUM_CHANNELS	0x20800a61
+#define CMD_GET_COHERENT_FB_APERTURE	0x20800ada
+#define CMD_BUS_FLUSH_WITH_SYSMEMBAR	0x20800a70
+#define CMD_FIFO_PROMOTE_RUNLIST_BUFS	0x20800a53
+#define CMD_GPU_GET_NAME_STRING		0x20800110
+#define CMD_GPU_GET_SHORT_NAME_STRING	0x20800111
+#define CMD_GPU_GET_GID_INFO		0x2080014a
+
+/* NV2080_CTRL_INTERNAL_INTR_GET_KERNEL_TABLE_PARAMS (535: no subtree map) */
+#define INTR_TABLE_MIN_SIZE		0x804
+#define INTR_ROW			0x04
+#define INTR_ROW_SIZE			0x10
+
+#define SMC_MODE_UNSUPPORTED		0
+#define CHANNELS_PER_RUNLIST		2048
+
+#define NAME_PARAMS_SIZE		0x84	/* flags + union u8/u16[64] */
+#define NAME_FLAGS_UNICODE		0x1
+#define SHORT_NAME_SIZE			0x40
+#define GID_PARAMS_SIZE			0x10c
+#define GID_FLAGS_FORMAT_MASK		0x3
+
+struct r535_ctrl {
+	u32 cmd;
+	const char *name;
+	u32 size;		/* exact params size, 0 = any */
+	u32 (*fn)(struct vgsp_gsp *gsp, u8 *p, u32 size);
+};
+
+static u32 intr_get_kernel_table(struct vgsp_gsp *gsp, u8 *p, u32 size)
+{
+	if (size < INTR_TABLE_MIN_SIZE)
+		return NV_ERR_INVALID_PARAM_STRUCT;
+	memset(p, 0, size);
+	vgsp_put32(p, 0, 1);
+	p[INTR_ROW] = R535_MC_ENGINE_IDX_GSP;		/* u16 engineIdx */
+	p[INTR_ROW + 1] = 0;
+	vgsp_put32(p, INTR_ROW + 4, 0);			/* pmcIntrMask */
+	vgsp_put32(p, INTR_ROW + 8, gsp->chip->irq_vector);
+	vgsp_put32(p, INTR_ROW + 12, R535_INTR_VECTOR_INVALID);
+	return NV_OK;
+}
+
+static u32 get_smc_mode(struct vgsp_gsp *gsp, u8 *p, u32 size)
+{
+	vgsp_put32(p, 0, SMC_MODE_UNSUPPORTED);
+	return NV_OK;
+}
+
+static u32 fifo_get_num_channels(struct vgsp_gsp *gsp, u8 *p, u32 size)
+{
+	vgsp_put32(p, 4, CHANNELS_PER_RUNLIST);	/* runlistId @0 is input */
+	return NV_OK;
+}
+
+static u32 coherent_fb_aperture(struct vgsp_gsp *gsp, u8 *p, u32 size)
+{
+	vgsp_put64(p, 0, 0);			/* not self-hosted */
+	return NV_OK;
+}
+
+static u32 ack(struct vgsp_gsp *gsp, u8 *p, u32 size)
+{
+	return NV_OK;
+}
+
+static u32 get_name_string(struct vgsp_gsp *gsp, u8 *p, u32 size)
+{
+	u32 flags = vgsp_get32(p, 0);
+	char name[64];
+	unsigned int i;
+
+	r535_gpu_name(gsp, name, sizeof(name));
+	memset(p + 4, 0, NAME_PARAMS_SIZE - 4);
+	for (i = 0; name[i]; i++) {
+		if (flags & NAME_FLAGS_UNICODE)
+			p[4 + 2 * i] = name[i];
+		else
+			p[4 + i] = name[i];
+	}
+	return NV_OK;
+}
+
+static u32 get_short_name_string(struct vgsp_gsp *gsp, u8 *p, u32 size)
+{
+	const char *s = gsp->dev->profile->chip->name;
+	unsigned int i;
+
+	memset(p, 0, SHORT_NAME_SIZE);
+	for (i = 0; i + 1 < SHORT_NAME_SIZE && s[i]; i++)
+		p[i] = s[i];
+	return NV_OK;
+}
+
+/* "GPU-" + the UUID in text, or the 16 raw bytes. */
+static u32 get_gid_info(struct vgsp_gsp *gsp, u8 *p, u32 size)
+{
+	u32 flags = vgsp_get32(p, 4);
+	char text[64];
+
+	memset(p + 8, 0, GID_PARAMS_SIZE - 8);
+	switch (flags & GID_FLAGS_FORMAT_MASK) {
+	case R535_GID_FLAGS_FORMAT_BINARY:
+		vgsp_put32(p, 8, R535_GID_LEN_BINARY);
+		memcpy(p + 12, gsp->dev->uuid, R535_GID_LEN_BINARY);
+		return NV_OK;
+	case R535_GID_FLAGS_FORMAT_ASCII:
+		memcpy(text, "GPU-", 4);
+		vgsp_uuid_to_str(gsp->dev->uuid, text + 4);
+		vgsp_put32(p, 8, (u32)strlen(text) + 1);
+		memcpy(p + 12, text, strlen(text) + 1);
+		return NV_OK;
+	default:
+		return NV_ERR_INVALID_ARGUMENT;
+	}
+}
+
+static const struct r535_ctrl r535_ctrls[] = {
+	{ CMD_INTR_GET_KERNEL_TABLE, "INTERNAL_INTR_GET_KERNEL_TABLE", 0,
+	  intr_get_kernel_table },
+	{ CMD_GPU_GET_SMC_MODE, "INTERNAL_GPU_GET_SMC_MODE", 4, get_smc_mode },
+	{ CMD_FIFO_GET_NUM_CHANNELS, "INTERNAL_FIFO_GET_NUM_CHANNELS", 8,
+	  fifo_get_num_channels },
+	{ CMD_GET_COHERENT_FB_APERTURE,
+	  "INTERNAL_GET_COHERENT_FB_APERTURE_SIZE", 8, coherent_fb_aperture },
+	{ CMD_BUS_FLUSH_WITH_SYSMEMBAR, "INTERNAL_BUS_FLUSH_WITH_SYSMEMBAR", 0,
+	  ack },
+	{ CMD_FIFO_PROMOTE_RUNLIST_BUFS,
+	  "INTERNAL_FIFO_PROMOTE_RUNLIST_BUFFERS", 0, ack },
+	{ CMD_GPU_GET_NAME_STRING, "GPU_GET_NAME_STRING", NAME_PARAMS_SIZE,
+	  get_name_string },
+	{ CMD_GPU_GET_SHORT_NAME_STRING, "GPU_GET_SHORT_NAME_STRING",
+	  SHORT_NAME_SIZE, get_short_name_string },
+	{ CMD_GPU_GET_GID_INFO, "GPU_GET_GID_INFO", GID_PARAMS_SIZE,
+	  get_gid_info },
+};
+
+/* Names of commands seen on the init path that are not answered yet. */
+static const struct {
+	u32 cmd;
+	const char *name;
+} r535_ctrl_names[] = {
+	{ 0x20800a36, "INTERNAL_GPU_GET_CHIP_INFO" },
+	{ 0x20800a40, "INTERNAL_GET_DEVICE_INFO_TABLE" },
+	{ 0x20800a42, "INTERNAL_GET_CONSTRUCTED_FALCON_INFO" },
+	{ 0x20800a41, "INTERNAL_GPU_GET_USER_REGISTER_ACCESS_MAP" },
+	{ 0x20800a1c, "INTERNAL_MEMSYS_GET_STATIC_CONFIG" },
+	{ 0x20800a2a, "INTERNAL_STATIC_KGR_GET_INFO" },
+	{ 0x20800a1f, "INTERNAL_STATIC_KGR_GET_CAPS" },
+	{ 0x20800a32, "INTERNAL_STATIC_KGR_GET_CONTEXT_BUFFERS_INFO" },
+	{ 0x20800a26, "INTERNAL_STATIC_KGR_GET_FLOORSWEEPING_MASKS" },
+	{ 0x20800a22, "INTERNAL_STATIC_KGR_GET_GLOBAL_SM_ORDER" },
+	{ 0x20800a63, "INTERNAL_STATIC_KMIGMGR_GET_PROFILES" },
+	{ 0x20800a65, "INTERNAL_STATIC_KMIGMGR_GET_PARTITIONABLE_ENGINES" },
+	{ 0x20800aa2, "INTERNAL_STATIC_GRMGR_GET_SKYLINE_INFO" },
+	{ 0x20800a6b, "INTERNAL_MEMSYS_GET_MIG_MEMORY_PARTITION_TABLE" },
+	{ 0x20800a01, "INTERNAL_DISPLAY_GET_STATIC_INFO" },
+	{ 0x20800ac6, "INTERNAL_INIT_BRIGHTC_STATE_LOAD" },
+	{ 0x208001f4, "INTERNAL_GPU_GET_FABRIC_PROBE_INFO" },
+	{ 0x20800ab8, "INTERNAL_GET_PCIE_P2P_CAPS" },
+};
+
+static const struct r535_ctrl *ctrl_find(u32 cmd)
+{
+	unsigned int i;
+
+	for (i = 0; i < VGSP_ARRAY_SIZE(r535_ctrls); i++)
+		if (r535_ctrls[i].cmd == cmd)
+			return &r535_ctrls[i];
+	return NULL;
+}
+
+u32 r535_control(struct vgsp_gsp *gsp, u32 cmd, u8 *params, u32 size,
+		 bool *known)
+{
+	const struct r535_ctrl *c = ctrl_find(cmd);
+
+	*known = c != NULL;
+	if (!c)
+		return NV_ERR_NOT_SUPPORTED;
+	if (c->size && size != c->size)
+		return NV_ERR_INVALID_PARAM_STRUCT;
+	return c->fn(gsp, params, size);
+}
+
+const char *r535_ctrl_name(u32 cmd)
+{
+	const struct r535_ctrl *c = ctrl_find(cmd);
+	unsigned int i;
+
+	if (c)
+		return c->name;
+	for (i = 0; i < VGSP_ARRAY_SIZE(r535_ctrl_names); i++)
+		if (r535_ctrl_names[i].cmd == cmd)
+			return r535_ctrl_names[i].name;
+	return "?";
+}

@@ -1,0 +1,169 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * GSP firmware ABI of the 535 branch as OpenRM 535.261.03 speaks it:
+ * RPC header, function/event numbers, payload offsets, control IDs and
+ * the GspStaticConfigInfo layout. Offsets are bytes from the start of the
+ * named structure (see docs/reference gsp-protocol.md §E, §F).
+ * Everything here is private to abi/r535/.
+ */
+#ifndef VGSP_ABI_R535_H
+#define VGSP_ABI_R535_H
+
+#include "../../gsp/gsp_priv.h"
+
+/* Guest driver this ABI directory speaks for (SET_GUEST_SYSTEM_INFO). */
+#define R535_DRIVER_VERSION		"535.261.03"
+#define R535_VGX_MAJOR			0x23
+#define R535_VGX_MINOR			0x05
+
+/* rpc_message_header_v03_00 */
+#define R535_RPC_HDR_SIZE		0x20
+#define R535_RPC_HDR_VERSION		0x03000000
+#define R535_RPC_SIGNATURE		0x43505256	/* "VRPC" */
+#define R535_RPC_VERSION		0x00
+#define R535_RPC_SIGNATURE_OFF		0x04
+#define R535_RPC_LENGTH			0x08
+#define R535_RPC_FUNCTION		0x0c
+#define R535_RPC_RESULT			0x10
+#define R535_RPC_RESULT_PRIV		0x14
+#define R535_RPC_SEQUENCE		0x18
+#define R535_RPC_SPARE			0x1c
+#define R535_RPC_MAX_LENGTH		0xffd0	/* 16 slots minus element hdr */
+
+/* NV_VGPU_MSG_FUNCTION_* */
+enum r535_function {
+	R535_FN_NOP = 0,
+	R535_FN_SET_GUEST_SYSTEM_INFO = 1,
+	R535_FN_ALLOC_MEMORY = 4,
+	R535_FN_FREE = 10,
+	R535_FN_DUP_OBJECT = 21,
+	R535_FN_UNLOADING_GUEST_DRIVER = 47,
+	R535_FN_GET_GSP_STATIC_INFO = 65,
+	R535_FN_UPDATE_BAR_PDE = 70,
+	R535_FN_CONTINUATION_RECORD = 71,
+	R535_FN_GSP_SET_SYSTEM_INFO = 72,
+	R535_FN_SET_REGISTRY = 73,
+	R535_FN_GSP_RM_CONTROL = 76,
+	R535_FN_GSP_RM_ALLOC = 103,
+	R535_FN_NUM = 203,
+};
+
+/* NV_VGPU_MSG_EVENT_* */
+#define R535_EVENT_GSP_INIT_DONE	0x1001
+
+/* NV_STATUS values the emulation returns */
+#define NV_OK				0x00
+#define NV_ERR_INSERT_DUPLICATE_NAME	0x19
+#define NV_ERR_INSUFFICIENT_RESOURCES	0x1a
+#define NV_ERR_INVALID_ARGUMENT		0x1f
+#define NV_ERR_INVALID_CLASS		0x22
+#define NV_ERR_INVALID_CLIENT		0x23
+#define NV_ERR_INVALID_OBJECT_HANDLE	0x33
+#define NV_ERR_INVALID_OBJECT_PARENT	0x36
+#define NV_ERR_INVALID_PARAM_STRUCT	0x3a
+#define NV_ERR_INVALID_STATE		0x40
+#define NV_ERR_NOT_SUPPORTED		0x56
+#define NV_ERR_OBJECT_NOT_FOUND		0x57
+#define NV_ERR_GENERIC			0xffff
+
+/* rpc_set_guest_system_info_v03_00 (payload) */
+#define R535_SGSI_VGX_MAJOR		0x000
+#define R535_SGSI_VGX_MINOR		0x004
+#define R535_SGSI_DRIVER_VERSION	0x018	/* char[256] */
+#define R535_SGSI_SIZE			0x318
+
+/* rpc_gsp_rm_alloc_v03_00 (payload) */
+#define R535_ALLOC_HCLIENT		0x00
+#define R535_ALLOC_HPARENT		0x04
+#define R535_ALLOC_HOBJECT		0x08
+#define R535_ALLOC_HCLASS		0x0c
+#define R535_ALLOC_STATUS		0x10
+#define R535_ALLOC_PARAMS_SIZE		0x14
+#define R535_ALLOC_FLAGS		0x18
+#define R535_ALLOC_PARAMS		0x20
+
+/* rpc_free_v03_00: NVOS00_PARAMETERS */
+#define R535_FREE_HROOT			0x00
+#define R535_FREE_HPARENT		0x04
+#define R535_FREE_HOBJECT		0x08
+#define R535_FREE_STATUS		0x0c
+#define R535_FREE_SIZE			0x10
+
+/* rpc_gsp_rm_control_v03_00 (payload) */
+#define R535_CTRL_HCLIENT		0x00
+#define R535_CTRL_HOBJECT		0x04
+#define R535_CTRL_CMD			0x08
+#define R535_CTRL_STATUS		0x0c
+#define R535_CTRL_PARAMS_SIZE		0x10
+#define R535_CTRL_FLAGS			0x14
+#define R535_CTRL_PARAMS		0x18
+#define R535_CTRL_FLAG_SERIALIZED	0x2
+
+/* rpc_unloading_guest_driver_v1F_07 */
+#define R535_UNLOAD_SIZE		0x08
+#define R535_GSP_SUSPENDED		0x80000000	/* MAILBOX0 after unload */
+
+/* Classes with a fixed place in the object tree */
+#define NV01_ROOT			0x0000
+#define NV01_ROOT_NON_PRIV		0x0001
+#define NV01_ROOT_CLIENT		0x0041
+#define NV01_DEVICE_0			0x0080
+#define NV20_SUBDEVICE_0		0x2080
+
+/* GspStaticConfigInfo (535.261.03, 0x878 bytes) */
+#define R535_SI_SIZE			0x878
+#define R535_SI_GID_INDEX		0x018
+#define R535_SI_GID_FLAGS		0x01c
+#define R535_SI_GID_LENGTH		0x020
+#define R535_SI_GID_DATA		0x024
+#define R535_SI_GPC_MASK		0x124
+#define R535_SI_TPC_INFO		0x128	/* [32] { gpcId, tpcMask } */
+#define R535_SI_FB_NUM_REGIONS		0x348
+#define R535_SI_FB_REGION		0x350	/* [16] x 0x30 */
+#define R535_SI_FB_REGION_SIZE		0x30
+#define R535_SI_FBR_BASE		0x00
+#define R535_SI_FBR_LIMIT		0x08
+#define R535_SI_FBR_RESERVED		0x10
+#define R535_SI_FBR_PERF		0x18
+#define R535_SI_FBR_COMPRESSED		0x1c
+#define R535_SI_FBR_ISO			0x1d
+#define R535_SI_FBR_PROTECTED		0x1e
+#define R535_SI_ENGINE_CAPS		0x6a4	/* u32[2] */
+#define R535_SI_FB_LENGTH		0x6d8
+#define R535_SI_FBIO_MASK		0x6e0
+#define R535_SI_FB_BUS_WIDTH		0x6e4
+#define R535_SI_FBP_MASK		0x6ec
+#define R535_SI_L2_CACHE_SIZE		0x6f0
+#define R535_SI_NAME			0x71c	/* char[64] */
+#define R535_SI_SHORT_NAME		0x75c	/* char[64] */
+#define R535_SI_NAME_UNICODE		0x79c	/* u16[64] */
+#define R535_SI_IS_TESLA		0x823
+#define R535_SI_BAR1_PDE_BASE		0x828
+#define R535_SI_BAR2_PDE_BASE		0x830
+#define R535_SI_H_INTERNAL_CLIENT	0x868
+#define R535_SI_H_INTERNAL_DEVICE	0x86c
+#define R535_SI_H_INTERNAL_SUBDEVICE	0x870
+
+/* NV2080_GPU_CMD_GPU_GET_GID_FLAGS */
+#define R535_GID_FLAGS_FORMAT_ASCII	0x0
+#define R535_GID_FLAGS_FORMAT_BINARY	0x2
+#define R535_GID_LEN_BINARY		16
+
+/* MC_ENGINE_IDX_GSP: the row nouveau/OpenRM look for in the intr table */
+#define R535_MC_ENGINE_IDX_GSP		49
+#define R535_INTR_VECTOR_INVALID	0xffffffff
+
+/* Handles of the RM objects GSP-RM owns (reported in static info) */
+#define R535_H_INTERNAL_CLIENT		0xc1e00004
+#define R535_H_INTERNAL_DEVICE		0xde1d0000
+#define R535_H_INTERNAL_SUBDEVICE	0x5d1d0000
+
+/* abi/r535 internals */
+u32 r535_static_info(struct vgsp_gsp *gsp, u8 *si, u32 cap);
+u32 r535_control(struct vgsp_gsp *gsp, u32 cmd, u8 *params, u32 size,
+		 bool *known);
+const char *r535_fn_name(u32 function);
+const char *r535_ctrl_name(u32 cmd);
+void r535_gpu_name(const struct vgsp_gsp *gsp, char *out, unsigned int len);
+
+#endif /* VGSP_ABI_R535_H */

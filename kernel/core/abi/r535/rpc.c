@@ -1,0 +1,340 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * RPC dispatch of the r535 ABI: one handler per function number. Each
+ * handler validates the payload against the bytes actually received,
+ * builds the reply (request header and payload echoed, results filled in)
+ * and reports its outcome for the statistics.
+ */
+#include "r535.h"
+
+struct r535_call {
+	struct vgsp_gsp *gsp;
+	const u8 *req;		/* RPC header + payload */
+	u32 avail;		/* payload bytes received (may exceed length) */
+	u8 *rep;
+	u32 cap;
+	struct vgsp_rpc_outcome *out;
+};
+
+static u32 header(u8 *rep, u32 function, u32 len, u32 result)
+{
+	memset(rep, 0, R535_RPC_HDR_SIZE);
+	vgsp_put32(rep, R535_RPC_VERSION, R535_RPC_HDR_VERSION);
+	vgsp_put32(rep, R535_RPC_SIGNATURE_OFF, R535_RPC_SIGNATURE);
+	vgsp_put32(rep, R535_RPC_LENGTH, len);
+	vgsp_put32(rep, R535_RPC_FUNCTION, function);
+	vgsp_put32(rep, R535_RPC_RESULT, result);
+	vgsp_put32(rep, R535_RPC_RESULT_PRIV, 0);
+	return len;
+}
+
+/* Reply of @plen payload bytes, starting as a copy of the request's. */
+static u8 *echo(struct r535_call *c, u32 plen)
+{
+	u32 n = plen < c->avail ? plen : c->avail;
+
+	memcpy(c->rep + R535_RPC_HDR_SIZE, c->req + R535_RPC_HDR_SIZE, n);
+	memset(c->rep + R535_RPC_HDR_SIZE + n, 0, plen - n);
+	return c->rep + R535_RPC_HDR_SIZE;
+}
+
+static u32 reply(struct r535_call *c, u32 plen, u32 result)
+{
+	c->out->status = result;
+	if (result)
+		c->out->error = true;
+	return header(c->rep, c->out->function, R535_RPC_HDR_SIZE + plen,
+		      result);
+}
+
+/* Header-only error reply. */
+static u32 fail(struct r535_call *c, u32 status)
+{
+	return reply(c, 0, status);
+}
+
+static void copy_version(char *dst, unsigned int size, const u8 *src,
+			 unsigned int max)
+{
+	unsigned int i;
+
+	for (i = 0; i + 1 < size && i < max && src[i]; i++)
+		dst[i] = (src[i] >= 0x20 && src[i] < 0x7f) ? src[i] : '?';
+	dst[i] = '\0';
+}
+
+static u32 set_guest_system_info(struct r535_call *c)
+{
+	struct vgsp_gsp *gsp = c->gsp;
+	u32 major, minor;
+	u8 *p;
+
+	if (c->avail < R535_SGSI_SIZE)
+		return fail(c, NV_ERR_INVALID_ARGUMENT);
+	p = echo(c, R535_SGSI_SIZE);
+	major = vgsp_get32(p, R535_SGSI_VGX_MAJOR);
+	minor = vgsp_get32(p, R535_SGSI_VGX_MINOR);
+	copy_version(gsp->guest_version, sizeof(gsp->guest_version),
+		     p + R535_SGSI_DRIVER_VERSION, 256);
+	if (major == R535_VGX_MAJOR && minor == R535_VGX_MINOR &&
+	    !strcmp(gsp->guest_version, R535_DRIVER_VERSION)) {
+		gsp->version_ok = true;
+		gsp->refused = false;
+		return reply(c, R535_SGSI_SIZE, NV_OK);
+	}
+	gsp->version_ok = false;
+	gsp->refused = true;
+	gsp->st.e.version_refused++;
+	vgsp_err("vgsp: %s: guest driver \"%s\" (vgx 0x%x.0x%x) is not supported; GSP ABI %s serves %s\n",
+		 gsp->dev->name, gsp->guest_version, major, minor,
+		 gsp->abi->name, R535_DRIVER_VERSION);
+	return reply(c, R535_SGSI_SIZE, NV_ERR_NOT_SUPPORTED);
+}
+
+static u32 get_static_info(struct r535_call *c)
+{
+	u32 n = r535_static_info(c->gsp, c->rep + R535_RPC_HDR_SIZE,
+				 c->cap - R535_RPC_HDR_SIZE);
+
+	return reply(c, n, NV_OK);
+}
+
+static enum vgsp_obj_kind kind_of(u32 cls)
+{
+	switch (cls) {
+	case NV01_ROOT:
+	case NV01_ROOT_NON_PRIV:
+	case NV01_ROOT_CLIENT:
+		return VGSP_OBJ_ROOT;
+	case NV01_DEVICE_0:
+		return VGSP_OBJ_DEVICE;
+	case NV20_SUBDEVICE_0:
+		return VGSP_OBJ_SUBDEVICE;
+	default:
+		return VGSP_OBJ_OTHER;
+	}
+}
+
+static u32 obj_status(enum vgsp_obj_err e)
+{
+	switch (e) {
+	case VGSP_OBJ_OK:
+		return NV_OK;
+	case VGSP_OBJ_DUPLICATE:
+		return NV_ERR_INSERT_DUPLICATE_NAME;
+	case VGSP_OBJ_NO_CLIENT:
+		return NV_ERR_INVALID_CLIENT;
+	case VGSP_OBJ_NO_PARENT:
+	case VGSP_OBJ_BAD_PARENT:
+		return NV_ERR_INVALID_OBJECT_PARENT;
+	case VGSP_OBJ_BAD_HANDLE:
+		return NV_ERR_INVALID_OBJECT_HANDLE;
+	default:
+		return NV_ERR_INSUFFICIENT_RESOURCES;
+	}
+}
+
+/*
+ * In 535.261.03 the header length of GSP_RM_ALLOC omits paramsSize; the
+ * params are in the same slot, so they are taken from what was received.
+ */
+static u32 rm_alloc(struct r535_call *c)
+{
+	u32 client, parent, object, cls, psize, status;
+	u8 *p;
+
+	if (c->avail < R535_ALLOC_PARAMS)
+		return fail(c, NV_ERR_INVALID_ARGUMENT);
+	psize = vgsp_get32(c->req + R535_RPC_HDR_SIZE, R535_ALLOC_PARAMS_SIZE);
+	if (psize > c->avail - R535_ALLOC_PARAMS)
+		psize = 0;	/* cannot echo what never arrived */
+	p = echo(c, R535_ALLOC_PARAMS + psize);
+	client = vgsp_get32(p, R535_ALLOC_HCLIENT);
+	parent = vgsp_get32(p, R535_ALLOC_HPARENT);
+	object = vgsp_get32(p, R535_ALLOC_HOBJECT);
+	cls = vgsp_get32(p, R535_ALLOC_HCLASS);
+	if (vgsp_get32(c->req + R535_RPC_HDR_SIZE, R535_ALLOC_PARAMS_SIZE) !=
+	    psize)
+		status = NV_ERR_INVALID_PARAM_STRUCT;
+	else
+		status = obj_status(vgsp_obj_alloc(&c->gsp->objs, client,
+						   parent, object, cls,
+						   kind_of(cls)));
+	vgsp_put32(p, R535_ALLOC_STATUS, status);
+	c->out->cmd = cls;
+	return reply(c, R535_ALLOC_PARAMS + psize, status);
+}
+
+static u32 rm_free(struct r535_call *c)
+{
+	u32 client, object, status = NV_OK;
+	u8 *p;
+
+	if (c->avail < R535_FREE_SIZE)
+		return fail(c, NV_ERR_INVALID_ARGUMENT);
+	p = echo(c, R535_FREE_SIZE);
+	client = vgsp_get32(p, R535_FREE_HROOT);
+	object = vgsp_get32(p, R535_FREE_HOBJECT);
+	if (client == R535_H_INTERNAL_CLIENT)
+		status = NV_ERR_INVALID_OBJECT_HANDLE;	/* GSP-RM's own */
+	else if (vgsp_obj_free(&c->gsp->objs, client, object) < 0)
+		status = NV_ERR_INVALID_OBJECT_HANDLE;
+	vgsp_put32(p, R535_FREE_STATUS, status);
+	return reply(c, R535_FREE_SIZE, status);
+}
+
+static u32 rm_control(struct r535_call *c)
+{
+	struct vgsp_gsp *gsp = c->gsp;
+	u32 client, object, cmd, psize, flags, status;
+	bool known = false;
+	u8 *p;
+
+	if (c->avail < R535_CTRL_PARAMS)
+		return fail(c, NV_ERR_INVALID_ARGUMENT);
+	psize = vgsp_get32(c->req + R535_RPC_HDR_SIZE, R535_CTRL_PARAMS_SIZE);
+	if (psize > c->avail - R535_CTRL_PARAMS)
+		return fail(c, NV_ERR_INVALID_ARGUMENT);
+	p = echo(c, R535_CTRL_PARAMS + psize);
+	client = vgsp_get32(p, R535_CTRL_HCLIENT);
+	object = vgsp_get32(p, R535_CTRL_HOBJECT);
+	cmd = vgsp_get32(p, R535_CTRL_CMD);
+	flags = vgsp_get32(p, R535_CTRL_FLAGS);
+	c->out->cmd = cmd;
+	c->out->has_cmd = true;
+
+	if (!vgsp_obj_find(&gsp->objs, client, object)) {
+		status = NV_ERR_INVALID_OBJECT_HANDLE;
+		known = true;	/* the command may exist; the object does not */
+	} else if (flags & R535_CTRL_FLAG_SERIALIZED) {
+		status = NV_ERR_NOT_SUPPORTED;	/* FINN streams: not decoded */
+	} else {
+		status = r535_control(gsp, cmd, p + R535_CTRL_PARAMS, psize,
+				      &known);
+	}
+	if (vgsp_stats_ctrl(gsp, cmd, status, known))
+		vgsp_info("vgsp: %s: control 0x%08x (%s) not supported\n",
+			  gsp->dev->name, cmd, r535_ctrl_name(cmd));
+	vgsp_put32(p, R535_CTRL_STATUS, status);
+	c->out->status = status;
+	c->out->error = status != NV_OK && status != NV_ERR_NOT_SUPPORTED;
+	return header(c->rep, R535_FN_GSP_RM_CONTROL,
+		      R535_RPC_HDR_SIZE + R535_CTRL_PARAMS + psize, NV_OK);
+}
+
+static u32 unloading_guest_driver(struct r535_call *c)
+{
+	u32 n = c->avail < R535_UNLOAD_SIZE ? c->avail : R535_UNLOAD_SIZE;
+
+	echo(c, n);
+	/* The driver then polls MAILBOX0 for "processor suspended". */
+	vgsp_gsp_reg_set(c->gsp, VGSP_GSP_FALCON_BASE + VGSP_FLCN_MAILBOX0,
+			 R535_GSP_SUSPENDED);
+	return reply(c, n, NV_OK);
+}
+
+static u32 unknown_function(struct r535_call *c)
+{
+	struct vgsp_gsp *gsp = c->gsp;
+	u32 fn = c->out->function;
+
+	gsp->st.e.unknown_functions++;
+	if (fn < VGSP_FN_TRACK &&
+	    !(gsp->unknown_fn_logged[fn / 32] & (1U << (fn % 32)))) {
+		gsp->unknown_fn_logged[fn / 32] |= 1U << (fn % 32);
+		vgsp_info("vgsp: %s: RPC function %u (%s) not supported\n",
+			  gsp->dev->name, fn, r535_fn_name(fn));
+	}
+	return fail(c, NV_ERR_NOT_SUPPORTED);
+}
+
+static u32 r535_handle(struct vgsp_gsp *gsp, const u8 *req, u32 len,
+		       u8 *rep, u32 cap, struct vgsp_rpc_outcome *out)
+{
+	struct r535_call c = {
+		.gsp = gsp, .req = req, .rep = rep, .cap = cap, .out = out,
+	};
+
+	out->function = vgsp_get32(req, R535_RPC_FUNCTION);
+	if (len < R535_RPC_HDR_SIZE || cap < R535_RPC_HDR_SIZE + R535_SI_SIZE)
+		return 0;
+	c.avail = len - R535_RPC_HDR_SIZE;
+	if (vgsp_get32(req, R535_RPC_VERSION) != R535_RPC_HDR_VERSION ||
+	    vgsp_get32(req, R535_RPC_SIGNATURE_OFF) != R535_RPC_SIGNATURE) {
+		gsp->st.e.rpc_hdr_bad++;
+		return fail(&c, NV_ERR_INVALID_ARGUMENT);
+	}
+
+	switch (out->function) {
+	case R535_FN_GSP_SET_SYSTEM_INFO:
+	case R535_FN_SET_REGISTRY:
+	case R535_FN_CONTINUATION_RECORD:
+		return 0;		/* fire-and-forget: never answered */
+	case R535_FN_SET_GUEST_SYSTEM_INFO:
+		return set_guest_system_info(&c);
+	}
+	if (gsp->refused)
+		return fail(&c, NV_ERR_INVALID_STATE);
+
+	switch (out->function) {
+	case R535_FN_GET_GSP_STATIC_INFO:
+		return get_static_info(&c);
+	case R535_FN_GSP_RM_ALLOC:
+		return rm_alloc(&c);
+	case R535_FN_FREE:
+		return rm_free(&c);
+	case R535_FN_GSP_RM_CONTROL:
+		return rm_control(&c);
+	case R535_FN_UNLOADING_GUEST_DRIVER:
+		return unloading_guest_driver(&c);
+	case R535_FN_UPDATE_BAR_PDE:
+		echo(&c, c.avail < 0x18 ? c.avail : 0x18);
+		return reply(&c, c.avail < 0x18 ? c.avail : 0x18, NV_OK);
+	default:
+		return unknown_function(&c);
+	}
+}
+
+static u32 r535_init_done(struct vgsp_gsp *gsp, u8 *rep, u32 cap)
+{
+	memset(rep + R535_RPC_HDR_SIZE, 0, 4);	/* rpc_init_done: not_used */
+	return header(rep, R535_EVENT_GSP_INIT_DONE, R535_RPC_HDR_SIZE + 4,
+		      NV_OK);
+}
+
+static u32 r535_rpc_length(const u8 *hdr)
+{
+	return vgsp_get32(hdr, R535_RPC_LENGTH);
+}
+
+static u32 r535_max_reply(u32 len)
+{
+	return len > R535_RPC_HDR_SIZE + R535_SI_SIZE ?
+	       len : R535_RPC_HDR_SIZE + R535_SI_SIZE;
+}
+
+/* The objects GSP-RM owns from the start (handles from static info). */
+static void r535_reset(struct vgsp_gsp *gsp)
+{
+	vgsp_obj_clear(&gsp->objs);
+	vgsp_obj_alloc(&gsp->objs, R535_H_INTERNAL_CLIENT, 0,
+		       R535_H_INTERNAL_CLIENT, NV01_ROOT, VGSP_OBJ_ROOT);
+	vgsp_obj_alloc(&gsp->objs, R535_H_INTERNAL_CLIENT,
+		       R535_H_INTERNAL_CLIENT, R535_H_INTERNAL_DEVICE,
+		       NV01_DEVICE_0, VGSP_OBJ_DEVICE);
+	vgsp_obj_alloc(&gsp->objs, R535_H_INTERNAL_CLIENT,
+		       R535_H_INTERNAL_DEVICE, R535_H_INTERNAL_SUBDEVICE,
+		       NV20_SUBDEVICE_0, VGSP_OBJ_SUBDEVICE);
+	memset(gsp->unknown_fn_logged, 0, sizeof(gsp->unknown_fn_logged));
+}
+
+const struct vgsp_abi vgsp_abi_r535 = {
+	.name = "r535",
+	.handle = r535_handle,
+	.init_done = r535_init_done,
+	.rpc_length = r535_rpc_length,
+	.max_reply = r535_max_reply,
+	.reset = r535_reset,
+	.fn_name = r535_fn_name,
+	.ctrl_name = r535_ctrl_name,
+};

@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * GspStaticConfigInfo for an instance (§F.3): what CPU-RM learns about
+ * "its" GPU in one RPC. Values follow the instance's profile: FB size and
+ * regions, name, the per-instance UUID, GPC/TPC masks, the handles of the
+ * GSP-RM internal objects.
+ */
+#include "r535.h"
+
+/* A vGPU slice shows 8 GPCs of 8 TPCs (an H100 SXM5 has 8 GPCs). */
+#define GPC_COUNT		8
+#define TPC_MASK		0xff
+#define FBIO_MASK		0x3ff
+#define FB_BUS_WIDTH		5120	/* HBM3, 5 stacks */
+#define FBP_MASK		0x3ff
+#define L2_CACHE_SIZE		(50U << 20)
+/* Top of FB kept for GSP-RM: BAR1/BAR2 page-directory roots live there. */
+#define FB_RSVD_TOP		(2ULL << 20)
+#define BAR2_PDE_OFF		(64ULL << 10)
+/* NV2080_ENGINE_TYPE bits present: GR0 (1) and COPY0 (9). */
+#define ENGINE_CAPS0		((1U << 1) | (1U << 9))
+
+void r535_gpu_name(const struct vgsp_gsp *gsp, char *out, unsigned int len)
+{
+	const char *src = gsp->dev->profile->product;
+	unsigned int i;
+
+	for (i = 0; i + 1 < len && src && src[i]; i++)
+		out[i] = src[i];
+	out[i] = '\0';
+}
+
+static void put_str(u8 *si, u32 off, const char *s, unsigned int max)
+{
+	unsigned int i;
+
+	for (i = 0; i + 1 < max && s[i]; i++)
+		si[off + i] = s[i];
+}
+
+u32 r535_static_info(struct vgsp_gsp *gsp, u8 *si, u32 cap)
+{
+	const struct vgsp_profile *pr = gsp->dev->profile;
+	u64 fb = pr->fb_size, rsvd_base = fb - FB_RSVD_TOP;
+	char name[64];
+	unsigned int i;
+	u8 *r;
+
+	if (cap < R535_SI_SIZE)
+		return 0;
+	memset(si, 0, R535_SI_SIZE);
+
+	/* GPU UUID: the instance UUID, stable across resets. */
+	vgsp_put32(si, R535_SI_GID_INDEX, 0);
+	vgsp_put32(si, R535_SI_GID_FLAGS, R535_GID_FLAGS_FORMAT_BINARY);
+	vgsp_put32(si, R535_SI_GID_LENGTH, R535_GID_LEN_BINARY);
+	memcpy(si + R535_SI_GID_DATA, gsp->dev->uuid, R535_GID_LEN_BINARY);
+
+	vgsp_put32(si, R535_SI_GPC_MASK, (1U << GPC_COUNT) - 1);
+	for (i = 0; i < GPC_COUNT; i++) {
+		vgsp_put32(si, R535_SI_TPC_INFO + 8 * i, i);
+		vgsp_put32(si, R535_SI_TPC_INFO + 8 * i + 4, TPC_MASK);
+	}
+
+	/* One usable region below the GSP-RM reserve. */
+	vgsp_put32(si, R535_SI_FB_NUM_REGIONS, 1);
+	r = si + R535_SI_FB_REGION;
+	vgsp_put64(r, R535_SI_FBR_BASE, 0);
+	vgsp_put64(r, R535_SI_FBR_LIMIT, rsvd_base - 1);
+	vgsp_put64(r, R535_SI_FBR_RESERVED, 0);
+	vgsp_put32(r, R535_SI_FBR_PERF, 0);
+	r[R535_SI_FBR_COMPRESSED] = 1;
+	r[R535_SI_FBR_ISO] = 1;
+	r[R535_SI_FBR_PROTECTED] = 0;
+
+	vgsp_put32(si, R535_SI_ENGINE_CAPS, ENGINE_CAPS0);
+	vgsp_put64(si, R535_SI_FB_LENGTH, fb);
+	vgsp_put32(si, R535_SI_FBIO_MASK, FBIO_MASK);
+	vgsp_put32(si, R535_SI_FB_BUS_WIDTH, FB_BUS_WIDTH);
+	vgsp_put32(si, R535_SI_FBP_MASK, FBP_MASK);
+	vgsp_put32(si, R535_SI_L2_CACHE_SIZE, L2_CACHE_SIZE);
+
+	r535_gpu_name(gsp, name, sizeof(name));
+	put_str(si, R535_SI_NAME, name, 64);
+	put_str(si, R535_SI_SHORT_NAME, pr->chip->name, 64);
+	for (i = 0; i < 63 && name[i]; i++)
+		si[R535_SI_NAME_UNICODE + 2 * i] = name[i];
+	si[R535_SI_IS_TESLA] = 1;
+
+	vgsp_put64(si, R535_SI_BAR1_PDE_BASE, rsvd_base);
+	vgsp_put64(si, R535_SI_BAR2_PDE_BASE, rsvd_base + BAR2_PDE_OFF);
+	vgsp_put32(si, R535_SI_H_INTERNAL_CLIENT, R535_H_INTERNAL_CLIENT);
+	vgsp_put32(si, R535_SI_H_INTERNAL_DEVICE, R535_H_INTERNAL_DEVICE);
+	vgsp_put32(si, R535_SI_H_INTERNAL_SUBDEVICE, R535_H_INTERNAL_SUBDEVICE);
+	return R535_SI_SIZE;
+}

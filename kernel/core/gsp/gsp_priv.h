@@ -1,0 +1,337 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * State of one emulated GSP, shared by the files of gsp/ and by the ABI
+ * directories. Everything here is protected by the device lock.
+ */
+#ifndef VGSP_GSP_PRIV_H
+#define VGSP_GSP_PRIV_H
+
+#include "gsp.h"
+#include "wire.h"
+#include "../abi/abi.h"
+
+/* ---- libos message queue transport (same for every 5xx branch) ---- */
+
+#define VGSP_PAGE_SIZE		0x1000
+#define VGSP_MSG_SLOT		0x1000		/* msgSize */
+#define VGSP_MSG_MAX_ELEMS	16
+#define VGSP_MSG_MAX		(VGSP_MSG_SLOT * VGSP_MSG_MAX_ELEMS)
+
+/* GSP_MSG_QUEUE_ELEMENT header */
+#define VGSP_ELEM_CHECKSUM	0x20
+#define VGSP_ELEM_SEQ		0x24
+#define VGSP_ELEM_COUNT		0x28
+#define VGSP_ELEM_HDR		0x30		/* RPC header follows */
+#define VGSP_ELEM_MIN_RPC	0x20		/* smallest RPC (header only) */
+
+/* msgqTxHeader / msgqRxHeader */
+#define VGSP_TXH_VERSION	0x00
+#define VGSP_TXH_SIZE		0x04
+#define VGSP_TXH_MSG_SIZE	0x08
+#define VGSP_TXH_MSG_COUNT	0x0c
+#define VGSP_TXH_WRITE_PTR	0x10
+#define VGSP_TXH_FLAGS		0x14
+#define VGSP_TXH_RX_HDR_OFF	0x18
+#define VGSP_TXH_ENTRY_OFF	0x1c
+#define VGSP_TXH_LEN		0x20
+#define VGSP_RXH_OFF		0x20		/* where we put our rx header */
+#define VGSP_ENTRY_OFF		0x1000
+#define VGSP_MSGQ_FLAG_SWAP_RX	0x1
+
+/* Largest shared region accepted (pages incl. the page table). */
+#define VGSP_SHM_MAX_PAGES	4096
+
+/* ---- boot arguments (GH100 FSP path, §C) ---- */
+
+#define VGSP_FMC_GSP_RM_DESC	0x10		/* GSP_FMC_BOOT_PARAMS */
+#define VGSP_FMC_BOOT_ARGS	0x30
+#define VGSP_FMC_SIZE		0x38
+#define VGSP_LIBOS_ARG_SIZE	0x20		/* LibosMemoryRegionInitArgument */
+#define VGSP_LIBOS_ARG_ID8	0x00
+#define VGSP_LIBOS_ARG_PA	0x08
+#define VGSP_LIBOS_ARG_SZ	0x10
+#define VGSP_LIBOS_ARGS_MAX	(VGSP_PAGE_SIZE / VGSP_LIBOS_ARG_SIZE)
+#define VGSP_ID8_RMARGS		0x0000524d41524753ULL	/* "RMARGS" */
+#define VGSP_RMARGS_SHM_PA	0x00		/* GSP_ARGUMENTS_CACHED */
+#define VGSP_RMARGS_PTE_COUNT	0x08
+#define VGSP_RMARGS_CMDQ_OFF	0x10
+#define VGSP_RMARGS_STATQ_OFF	0x18
+#define VGSP_RMARGS_SIZE	0x50
+
+/* ---- emulated GSP state ---- */
+
+#define VGSP_GSP_ERR_LIST(X)						\
+	X(doorbells)		/* doorbell writes (BAR0 0x110C00) */	\
+	X(doorbells_early)	/* doorbells before the GSP ran */	\
+	X(worker_runs)							\
+	X(boots)		/* GSP "started" (queues linked) */	\
+	X(boot_errors)		/* boot-argument chain unusable */	\
+	X(fsp_msgs)		/* FSP packets received */		\
+	X(fsp_errors)		/* FSP packets refused */		\
+	X(emem_bad)		/* EMEM access out of range */		\
+	X(cmdq_hdr_bad)		/* command-queue header invalid */	\
+	X(elem_count_bad)	/* elemCount 0, >16 or > available */	\
+	X(length_bad)		/* RPC length out of range */		\
+	X(checksum_bad)						\
+	X(seq_bad)		/* command seqNum not the next one */	\
+	X(rpc_hdr_bad)		/* bad RPC header version/signature */	\
+	X(shm_errors)		/* guest memory of the queues failed */	\
+	X(statq_full)		/* reply deferred: status queue full */	\
+	X(msgs_rx)		/* commands consumed */			\
+	X(msgs_dropped)		/* commands dropped (malformed) */	\
+	X(msgs_tx)		/* messages posted (replies+events) */	\
+	X(irqs)			/* interrupts raised */			\
+	X(unknown_functions)						\
+	X(unknown_controls)	/* control calls answered NOT_SUPPORTED */ \
+	X(version_refused)	/* unsupported guest driver */		\
+	X(resets)
+
+struct vgsp_gsp_errs {
+#define VGSP_GSP_ERR_FIELD(n) u64 n;
+	VGSP_GSP_ERR_LIST(VGSP_GSP_ERR_FIELD)
+#undef VGSP_GSP_ERR_FIELD
+};
+
+#define VGSP_FN_TRACK		256	/* function numbers with own stats */
+#define VGSP_CTRL_TRACK		128	/* distinct control commands */
+#define VGSP_LAT_BUCKETS	40	/* log2(ns) buckets */
+#define VGSP_RPC_LOG		64
+
+struct vgsp_fn_stat {
+	u64 req, ok, err;
+};
+
+struct vgsp_ctrl_stat {
+	u32 cmd;
+	u32 last_status;
+	u64 count;
+	u64 unsupported;
+};
+
+struct vgsp_rpc_log_entry {
+	u64 seq;
+	u32 function;
+	u32 cmd;
+	u32 status;
+	u32 flags;		/* 1: has cmd, 2: error */
+	u64 latency_ns;
+};
+
+struct vgsp_gsp_stats {
+	struct vgsp_fn_stat fn[VGSP_FN_TRACK];
+	struct vgsp_fn_stat fn_other;
+	u64 lat_hist[VGSP_LAT_BUCKETS];
+	u64 lat_count, lat_total_ns, lat_max_ns;
+	struct vgsp_ctrl_stat ctrl[VGSP_CTRL_TRACK];
+	unsigned int nctrl;
+	u64 ctrl_untracked;
+	struct vgsp_rpc_log_entry log[VGSP_RPC_LOG];
+	u64 log_seq;
+	struct vgsp_gsp_errs e;
+};
+
+/* RM object table (per instance) */
+#define VGSP_OBJ_MAX		1024
+#define VGSP_OBJ_MAX_DEPTH	16	/* bounds the cascade of a free */
+
+enum vgsp_obj_kind {
+	VGSP_OBJ_ROOT,
+	VGSP_OBJ_DEVICE,
+	VGSP_OBJ_SUBDEVICE,
+	VGSP_OBJ_OTHER,
+};
+
+enum vgsp_obj_err {
+	VGSP_OBJ_OK,
+	VGSP_OBJ_DUPLICATE,
+	VGSP_OBJ_NO_CLIENT,
+	VGSP_OBJ_NO_PARENT,
+	VGSP_OBJ_BAD_PARENT,
+	VGSP_OBJ_FULL,
+	VGSP_OBJ_BAD_HANDLE,
+	VGSP_OBJ_TOO_DEEP,
+};
+
+struct vgsp_obj {
+	u32 client, parent, handle, cls;
+	u8 kind;
+	u8 depth;
+	bool dying;
+	bool used;
+};
+
+struct vgsp_objtab {
+	struct vgsp_obj *o;
+	unsigned int used, high;	/* live objects, high-water mark */
+	u64 allocs, frees, refused;
+};
+
+enum vgsp_boot_state {
+	VGSP_BOOT_OFF,		/* power-on: waiting for the boot command */
+	VGSP_BOOT_STARTING,	/* COT accepted, worker links the queues */
+	VGSP_BOOT_RUNNING,	/* INIT_DONE sent, serving RPCs */
+	VGSP_BOOT_FAILED,	/* boot arguments unusable: until reset */
+};
+
+/* Shared region: page table + command queue + status queue (§C.6). */
+struct vgsp_msgq {
+	u64 shm_pa;			/* page 0 (the page table itself) */
+	u32 npages;
+	u32 cmdq_off, statq_off;	/* byte offsets in the region */
+	u32 cmdq_size, statq_size;
+	u32 cmd_count;			/* from the guest's header */
+	u32 cmd_rptr;			/* our consumption of the cmd queue */
+	u32 rx_seq;			/* next expected command seqNum */
+	u32 stat_count;
+	u32 stat_wptr;			/* next status slot we fill */
+	u32 tx_seq;			/* next status seqNum */
+	u32 cpu_wptr, cpu_rptr;		/* as last read from the guest */
+};
+
+#define VGSP_FSP_EMEM_SIZE	1024	/* channel 0 */
+
+struct vgsp_fsp {
+	u8 emem[VGSP_FSP_EMEM_SIZE];
+	u32 ememc;			/* EMEMC(0) with the live pointer */
+	u32 last_nvdm;
+	u32 last_error;
+};
+
+/* Number of interrupt leaf registers modelled (vectors 0..255). */
+#define VGSP_INTR_LEAVES	8
+
+struct vgsp_gsp_chip;
+
+struct vgsp_gsp {
+	struct vgsp_dev *dev;
+	const struct vgsp_abi *abi;
+	const struct vgsp_gsp_chip *chip;
+	struct vgsp_worker *worker;
+
+	enum vgsp_boot_state boot;
+	u64 fmc_params_pa;		/* from the COT payload */
+	bool start_pending;
+	bool doorbell_pending;
+	u64 doorbell_ns;		/* time of the last doorbell */
+
+	struct vgsp_msgq q;
+	struct vgsp_fsp fsp;
+	struct vgsp_objtab objs;
+
+	/* Interrupt tree (§B.7): enables live here, pending in the regs. */
+	u32 leaf_en[VGSP_INTR_LEAVES];
+	u32 top_en;
+
+	/* Guest driver negotiated by SET_GUEST_SYSTEM_INFO. */
+	bool version_ok;
+	bool refused;
+	char guest_version[32];
+	u32 unknown_fn_logged[VGSP_FN_TRACK / 32];
+
+	u8 *rx, *tx;			/* one message each */
+	struct vgsp_gsp_stats st;
+};
+
+/* Per-chip GSP HAL: register tables and boot style. */
+struct vgsp_gsp_chip {
+	const struct vgsp_chip *chip;
+	const struct vgsp_reg_table *tables;
+	unsigned int ntables;
+	u32 irq_vector;			/* CPU interrupt-tree vector of GSP */
+};
+
+extern const struct vgsp_gsp_chip vgsp_gsp_chip_gh100;
+const struct vgsp_gsp_chip *vgsp_gsp_chip_find(const struct vgsp_chip *c);
+
+/* gsp.c */
+void vgsp_gsp_doorbell(struct vgsp_gsp *gsp);
+void vgsp_gsp_boot_accepted(struct vgsp_gsp *gsp, u64 fmc_params_pa);
+
+/* falcon.c: GSP falcon registers (shared by chips) */
+#define VGSP_GSP_FALCON_BASE	0x110000
+#define VGSP_FLCN_IRQSSET	0x000
+#define VGSP_FLCN_IRQSCLR	0x004
+#define VGSP_FLCN_IRQSTAT	0x008
+#define VGSP_FLCN_IRQMSET	0x010
+#define VGSP_FLCN_IRQMCLR	0x014
+#define VGSP_FLCN_IRQMASK	0x018
+#define VGSP_FLCN_IRQDEST	0x01c
+#define VGSP_FLCN_MAILBOX0	0x040
+#define VGSP_FLCN_MAILBOX1	0x044
+#define VGSP_FLCN_OS		0x080
+#define VGSP_FLCN_RM		0x084
+#define VGSP_FLCN_HWCFG2	0x0f4
+#define VGSP_FLCN_CPUCTL	0x100
+#define VGSP_FLCN_ENGINE	0x3c0
+#define VGSP_FLCN_RETRIGGER	0x3e8
+#define VGSP_GSP_QUEUE_HEAD0	0x110c00
+#define VGSP_IRQ_SWGEN0		(1U << 6)
+#define VGSP_HWCFG2_RISCV	(1U << 10)
+#define VGSP_HWCFG2_LOCKDOWN	(1U << 13)
+#define VGSP_HWCFG2_RESET_READY	(1U << 31)
+#define VGSP_GH100_RISCV_CPUCTL	0x111388
+#define VGSP_RISCV_CPUCTL_HALTED (1U << 4)
+#define VGSP_RISCV_CPUCTL_ACTIVE (1U << 7)
+
+u32 vgsp_gsp_reg(struct vgsp_gsp *gsp, u32 off);
+void vgsp_gsp_reg_set(struct vgsp_gsp *gsp, u32 off, u32 val);
+/*
+ * Register arrays shared between chip tables. The bound is part of the
+ * declaration so a chip can build a constant table from another file; the
+ * compiler rejects a definition whose row count differs.
+ */
+#define VGSP_GSP_FALCON_NREGS	22
+extern const struct vgsp_reg vgsp_gsp_falcon_regs[VGSP_GSP_FALCON_NREGS];
+
+/* fsp_gh100.c */
+#define VGSP_FSP_GH100_NREGS	6
+extern const struct vgsp_reg vgsp_fsp_gh100_regs[VGSP_FSP_GH100_NREGS];
+void vgsp_fsp_reset(struct vgsp_gsp *gsp);
+
+/* intr.c */
+#define VGSP_INTR_NREGS		7
+extern const struct vgsp_reg vgsp_intr_regs[VGSP_INTR_NREGS];
+void vgsp_intr_reset(struct vgsp_gsp *gsp);
+/* Status queue gained messages: SWGEN0, leaf bit, MSI-X when enabled. */
+void vgsp_intr_gsp_raise(struct vgsp_gsp *gsp);
+/* Re-deliver if the GSP interrupt is still pending (retrigger). */
+void vgsp_intr_gsp_retrigger(struct vgsp_gsp *gsp);
+
+/* shm.c: the shared region through the guest's page table */
+int vgsp_shm_read(struct vgsp_gsp *gsp, u64 off, void *buf, u32 len);
+int vgsp_shm_write(struct vgsp_gsp *gsp, u64 off, const void *buf, u32 len);
+
+/* msgq.c */
+int vgsp_msgq_link(struct vgsp_gsp *gsp, u64 shm_pa, u32 npages,
+		   u64 cmdq_off, u64 statq_off);
+/* Consume commands; returns true if more work remains. */
+bool vgsp_msgq_process(struct vgsp_gsp *gsp, u64 doorbell_ns);
+int vgsp_msgq_send(struct vgsp_gsp *gsp, u8 *msg, u32 rpc_len);
+u32 vgsp_msgq_checksum(const u8 *buf, u32 len);
+u32 vgsp_msgq_free_slots(struct vgsp_gsp *gsp);
+
+/* objects.c */
+int vgsp_obj_init(struct vgsp_objtab *t);
+void vgsp_obj_fini(struct vgsp_objtab *t);
+void vgsp_obj_clear(struct vgsp_objtab *t);
+enum vgsp_obj_err vgsp_obj_alloc(struct vgsp_objtab *t, u32 client,
+				 u32 parent, u32 handle, u32 cls,
+				 enum vgsp_obj_kind kind);
+/* Frees @handle and its descendants; returns the count or -ENOENT. */
+int vgsp_obj_free(struct vgsp_objtab *t, u32 client, u32 handle);
+struct vgsp_obj *vgsp_obj_find(struct vgsp_objtab *t, u32 client,
+			       u32 handle);
+
+/* stats.c */
+void vgsp_stats_rpc(struct vgsp_gsp *gsp, const struct vgsp_rpc_outcome *o,
+		    u64 latency_ns, bool replied);
+/*
+ * Count one control call. Returns true the first time @cmd is answered
+ * NOT_SUPPORTED, so the caller logs each unknown command once.
+ */
+bool vgsp_stats_ctrl(struct vgsp_gsp *gsp, u32 cmd, u32 status,
+		     bool supported);
+extern const char *const vgsp_gsp_err_names[];
+extern const unsigned int vgsp_gsp_nerrs;
+
+#endif /* VGSP_GSP_PRIV_H */

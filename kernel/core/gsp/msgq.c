@@ -1,0 +1,301 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * The GSP side of the libos message queues (§D). The guest produces the
+ * command queue and owns its header; we own the status queue's header.
+ * With SWAP_RX on both sides our command read pointer lives in the status
+ * queue's rx header and the guest's status read pointer in the command
+ * queue's rx header. Every header value is re-read and re-validated on
+ * each pass: the guest can rewrite it at any time.
+ */
+#include "gsp_priv.h"
+
+#define DIV_ROUND_UP_U32(n, d)	(((n) + (d) - 1) / (d))
+#define ROUND8(n)		(((n) + 7U) & ~7U)
+#define MIN_QUEUE_SLOTS		2
+#define BATCH			64	/* messages per worker pass */
+
+struct cmdq_view {
+	u32 count;		/* msgCount */
+	u32 entry_off;
+	u32 wptr;		/* guest's writePtr */
+	u32 cpu_rptr;		/* guest's status read pointer */
+};
+
+u32 vgsp_msgq_checksum(const u8 *buf, u32 len)
+{
+	u64 x = 0;
+	u32 i;
+
+	for (i = 0; i + 8 <= len; i += 8)
+		x ^= vgsp_get64(buf, i);
+	return (u32)(x >> 32) ^ (u32)x;
+}
+
+static u32 stat_slot_off(const struct vgsp_msgq *q, u32 slot)
+{
+	return q->statq_off + VGSP_ENTRY_OFF + slot * VGSP_MSG_SLOT;
+}
+
+static int write_u32(struct vgsp_gsp *gsp, u64 off, u32 v)
+{
+	u8 b[4];
+
+	vgsp_put32(b, 0, v);
+	return vgsp_shm_write(gsp, off, b, 4);
+}
+
+/* Read and validate the guest's command-queue header. */
+static int read_cmdq(struct vgsp_gsp *gsp, struct cmdq_view *v)
+{
+	struct vgsp_msgq *q = &gsp->q;
+	u8 h[VGSP_TXH_LEN], r[4];
+	u32 size, msg_size, rx_off;
+	int ret;
+
+	ret = vgsp_shm_read(gsp, q->cmdq_off, h, sizeof(h));
+	if (ret) {
+		gsp->st.e.shm_errors++;
+		return ret;
+	}
+	size = vgsp_get32(h, VGSP_TXH_SIZE);
+	msg_size = vgsp_get32(h, VGSP_TXH_MSG_SIZE);
+	v->count = vgsp_get32(h, VGSP_TXH_MSG_COUNT);
+	v->entry_off = vgsp_get32(h, VGSP_TXH_ENTRY_OFF);
+	v->wptr = vgsp_get32(h, VGSP_TXH_WRITE_PTR);
+	rx_off = vgsp_get32(h, VGSP_TXH_RX_HDR_OFF);
+	if (vgsp_get32(h, VGSP_TXH_VERSION) != 0 || size != q->cmdq_size ||
+	    msg_size != VGSP_MSG_SLOT || v->entry_off < VGSP_ENTRY_OFF ||
+	    v->entry_off % VGSP_MSG_SLOT || v->entry_off >= size ||
+	    v->count != (size - v->entry_off) / VGSP_MSG_SLOT ||
+	    v->count < MIN_QUEUE_SLOTS || v->wptr >= v->count ||
+	    !(vgsp_get32(h, VGSP_TXH_FLAGS) & VGSP_MSGQ_FLAG_SWAP_RX) ||
+	    rx_off < VGSP_TXH_LEN || rx_off % 4 || rx_off + 4 > v->entry_off) {
+		gsp->st.e.cmdq_hdr_bad++;
+		return -EINVAL;
+	}
+	ret = vgsp_shm_read(gsp, q->cmdq_off + rx_off, r, sizeof(r));
+	if (ret) {
+		gsp->st.e.shm_errors++;
+		return ret;
+	}
+	v->cpu_rptr = vgsp_get32(r, 0);
+	q->cmd_count = v->count;
+	q->cpu_wptr = v->wptr;
+	q->cpu_rptr = v->cpu_rptr;
+	return 0;
+}
+
+static u32 stat_free(const struct vgsp_msgq *q, u32 cpu_rptr)
+{
+	if (!q->stat_count || cpu_rptr >= q->stat_count)
+		return 0;	/* a pointer out of range means "full" */
+	return (cpu_rptr + q->stat_count - q->stat_wptr - 1) % q->stat_count;
+}
+
+u32 vgsp_msgq_free_slots(struct vgsp_gsp *gsp)
+{
+	return stat_free(&gsp->q, gsp->q.cpu_rptr);
+}
+
+int vgsp_msgq_link(struct vgsp_gsp *gsp, u64 shm_pa, u32 npages,
+		   u64 cmdq_off, u64 statq_off)
+{
+	struct vgsp_msgq *q = &gsp->q;
+	u64 total = (u64)npages * VGSP_PAGE_SIZE;
+	u64 min_q = VGSP_ENTRY_OFF + MIN_QUEUE_SLOTS * VGSP_MSG_SLOT;
+	u8 h[VGSP_TXH_LEN + 4];
+
+	if ((shm_pa & (VGSP_PAGE_SIZE - 1)) || npages < 2 ||
+	    npages > VGSP_SHM_MAX_PAGES || cmdq_off % VGSP_PAGE_SIZE ||
+	    statq_off % VGSP_PAGE_SIZE ||
+	    cmdq_off < DIV_ROUND_UP_U32(npages * 8, VGSP_PAGE_SIZE) *
+		       (u64)VGSP_PAGE_SIZE ||
+	    statq_off < cmdq_off + min_q || statq_off + min_q > total)
+		return -EINVAL;
+
+	memset(q, 0, sizeof(*q));
+	q->shm_pa = shm_pa;
+	q->npages = npages;
+	q->cmdq_off = (u32)cmdq_off;
+	q->statq_off = (u32)statq_off;
+	q->cmdq_size = (u32)(statq_off - cmdq_off);
+	q->statq_size = (u32)(total - statq_off);
+	q->stat_count = (q->statq_size - VGSP_ENTRY_OFF) / VGSP_MSG_SLOT;
+
+	memset(h, 0, sizeof(h));
+	vgsp_put32(h, VGSP_TXH_VERSION, 0);
+	vgsp_put32(h, VGSP_TXH_SIZE, q->statq_size);
+	vgsp_put32(h, VGSP_TXH_MSG_SIZE, VGSP_MSG_SLOT);
+	vgsp_put32(h, VGSP_TXH_MSG_COUNT, q->stat_count);
+	vgsp_put32(h, VGSP_TXH_WRITE_PTR, 0);
+	vgsp_put32(h, VGSP_TXH_FLAGS, VGSP_MSGQ_FLAG_SWAP_RX);
+	vgsp_put32(h, VGSP_TXH_RX_HDR_OFF, VGSP_RXH_OFF);
+	vgsp_put32(h, VGSP_TXH_ENTRY_OFF, VGSP_ENTRY_OFF);
+	vgsp_put32(h, VGSP_RXH_OFF, 0);		/* our command read pointer */
+	if (vgsp_shm_write(gsp, q->statq_off, h, sizeof(h))) {
+		q->npages = 0;
+		return -EFAULT;
+	}
+	return 0;
+}
+
+int vgsp_msgq_send(struct vgsp_gsp *gsp, u8 *msg, u32 rpc_len)
+{
+	struct vgsp_msgq *q = &gsp->q;
+	struct cmdq_view v;
+	u32 total, len8, elems, k, cpu_rptr;
+
+	if (rpc_len < VGSP_ELEM_MIN_RPC || rpc_len > VGSP_MSG_MAX - VGSP_ELEM_HDR)
+		return -EINVAL;
+	total = VGSP_ELEM_HDR + rpc_len;
+	len8 = ROUND8(total);
+	elems = DIV_ROUND_UP_U32(total, VGSP_MSG_SLOT);
+	/* The guest's status read pointer, as fresh as possible. */
+	cpu_rptr = read_cmdq(gsp, &v) ? q->cpu_rptr : v.cpu_rptr;
+	if (stat_free(q, cpu_rptr) < elems) {
+		gsp->st.e.statq_full++;
+		return -ENOSPC;
+	}
+	memset(msg, 0, VGSP_ELEM_HDR);
+	memset(msg + total, 0, len8 - total);
+	vgsp_put32(msg, VGSP_ELEM_SEQ, q->tx_seq);
+	vgsp_put32(msg, VGSP_ELEM_COUNT, elems);
+	vgsp_put32(msg, VGSP_ELEM_CHECKSUM, vgsp_msgq_checksum(msg, len8));
+	for (k = 0; k < elems; k++) {
+		u32 chunk = len8 - k * VGSP_MSG_SLOT;
+		u32 slot = (q->stat_wptr + k) % q->stat_count;
+
+		if (chunk > VGSP_MSG_SLOT)
+			chunk = VGSP_MSG_SLOT;
+		if (vgsp_shm_write(gsp, stat_slot_off(q, slot),
+				   msg + k * VGSP_MSG_SLOT, chunk))
+			goto fault;
+	}
+	/* Publish only after the slots are complete. */
+	if (write_u32(gsp, q->statq_off + VGSP_TXH_WRITE_PTR,
+		      (q->stat_wptr + elems) % q->stat_count))
+		goto fault;
+	q->stat_wptr = (q->stat_wptr + elems) % q->stat_count;
+	q->tx_seq++;
+	gsp->st.e.msgs_tx++;
+	vgsp_intr_gsp_raise(gsp);
+	return 0;
+fault:
+	gsp->st.e.shm_errors++;
+	return -EFAULT;
+}
+
+/* Mark @elems command slots consumed (our pointer in the status queue). */
+static int consume(struct vgsp_gsp *gsp, u32 new_rptr)
+{
+	gsp->q.cmd_rptr = new_rptr;
+	if (write_u32(gsp, gsp->q.statq_off + VGSP_RXH_OFF, new_rptr)) {
+		gsp->st.e.shm_errors++;
+		return -EFAULT;
+	}
+	return 0;
+}
+
+/* Gather a message of @elems slots starting at @slot into gsp->rx. */
+static int gather(struct vgsp_gsp *gsp, const struct cmdq_view *v, u32 slot,
+		  u32 first, u32 elems)
+{
+	u32 k;
+
+	for (k = first; k < elems; k++) {
+		u32 s = (slot + k) % v->count;
+
+		if (vgsp_shm_read(gsp, gsp->q.cmdq_off + v->entry_off +
+				  s * VGSP_MSG_SLOT,
+				  gsp->rx + k * VGSP_MSG_SLOT, VGSP_MSG_SLOT)) {
+			gsp->st.e.shm_errors++;
+			return -EFAULT;
+		}
+	}
+	return 0;
+}
+
+static void dispatch(struct vgsp_gsp *gsp, u32 elems, u64 doorbell_ns)
+{
+	struct vgsp_rpc_outcome out;
+	u64 lat = 0;
+	u32 len;
+
+	memset(&out, 0, sizeof(out));
+	len = gsp->abi->handle(gsp, gsp->rx + VGSP_ELEM_HDR,
+			       elems * VGSP_MSG_SLOT - VGSP_ELEM_HDR,
+			       gsp->tx + VGSP_ELEM_HDR,
+			       VGSP_MSG_MAX - VGSP_ELEM_HDR, &out);
+	if (len && vgsp_msgq_send(gsp, gsp->tx, len) == 0 && doorbell_ns)
+		lat = vgsp_now_ns() - doorbell_ns;
+	vgsp_stats_rpc(gsp, &out, lat, len != 0);
+}
+
+bool vgsp_msgq_process(struct vgsp_gsp *gsp, u64 doorbell_ns)
+{
+	struct vgsp_msgq *q = &gsp->q;
+	struct cmdq_view v;
+	u32 budget;
+
+	for (budget = 0; budget < BATCH; budget++) {
+		u32 avail, elems, rpc_len, need, next;
+
+		if (read_cmdq(gsp, &v))
+			return false;
+		if (q->cmd_rptr >= v.count) {
+			/* The guest shrank its queue under us: resync. */
+			gsp->st.e.cmdq_hdr_bad++;
+			consume(gsp, v.wptr);
+			return false;
+		}
+		avail = (v.wptr + v.count - q->cmd_rptr) % v.count;
+		if (!avail)
+			return false;
+		if (gather(gsp, &v, q->cmd_rptr, 0, 1))
+			return false;
+		elems = vgsp_get32(gsp->rx, VGSP_ELEM_COUNT);
+		if (!elems || elems > VGSP_MSG_MAX_ELEMS || elems > avail) {
+			/* Cannot find the next message: drop what is queued. */
+			gsp->st.e.elem_count_bad++;
+			gsp->st.e.msgs_dropped++;
+			consume(gsp, v.wptr);
+			continue;
+		}
+		next = (q->cmd_rptr + elems) % v.count;
+		if (gather(gsp, &v, q->cmd_rptr, 1, elems))
+			return false;
+		rpc_len = gsp->abi->rpc_length(gsp->rx + VGSP_ELEM_HDR);
+		if (rpc_len < VGSP_ELEM_MIN_RPC ||
+		    rpc_len > elems * VGSP_MSG_SLOT - VGSP_ELEM_HDR) {
+			gsp->st.e.length_bad++;
+			gsp->st.e.msgs_dropped++;
+			consume(gsp, next);
+			continue;
+		}
+		if (vgsp_msgq_checksum(gsp->rx,
+				       ROUND8(VGSP_ELEM_HDR + rpc_len))) {
+			gsp->st.e.checksum_bad++;
+			gsp->st.e.msgs_dropped++;
+			consume(gsp, next);
+			continue;
+		}
+		if (vgsp_get32(gsp->rx, VGSP_ELEM_SEQ) != q->rx_seq)
+			gsp->st.e.seq_bad++;
+		q->rx_seq = vgsp_get32(gsp->rx, VGSP_ELEM_SEQ) + 1;
+
+		/* Leave the command queued until its reply fits. */
+		need = DIV_ROUND_UP_U32(VGSP_ELEM_HDR +
+			gsp->abi->max_reply(elems * VGSP_MSG_SLOT -
+					    VGSP_ELEM_HDR), VGSP_MSG_SLOT);
+		if (stat_free(q, v.cpu_rptr) < need) {
+			gsp->st.e.statq_full++;
+			q->rx_seq--;
+			return false;
+		}
+		gsp->st.e.msgs_rx++;
+		if (consume(gsp, next))
+			return false;
+		dispatch(gsp, elems, doorbell_ns);
+	}
+	return true;
+}

@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * RM object table of one instance: the mirror of what the guest's CPU-RM
+ * allocated on "GSP-RM" (clients, devices, subdevices, any class).
+ * Fixed capacity, so a guest cannot make the host allocate without bound;
+ * handles are only compared, never dereferenced.
+ */
+#include "gsp_priv.h"
+
+int vgsp_obj_init(struct vgsp_objtab *t)
+{
+	memset(t, 0, sizeof(*t));
+	t->o = vgsp_zalloc(sizeof(*t->o) * VGSP_OBJ_MAX);
+	return t->o ? 0 : -ENOMEM;
+}
+
+void vgsp_obj_fini(struct vgsp_objtab *t)
+{
+	vgsp_free(t->o);
+	t->o = NULL;
+}
+
+void vgsp_obj_clear(struct vgsp_objtab *t)
+{
+	if (t->o)
+		memset(t->o, 0, sizeof(*t->o) * VGSP_OBJ_MAX);
+	t->used = 0;
+}
+
+struct vgsp_obj *vgsp_obj_find(struct vgsp_objtab *t, u32 client, u32 handle)
+{
+	unsigned int i;
+
+	for (i = 0; i < t->high; i++)
+		if (t->o[i].used && t->o[i].client == client &&
+		    t->o[i].handle == handle)
+			return &t->o[i];
+	return NULL;
+}
+
+static struct vgsp_obj *slot_new(struct vgsp_objtab *t)
+{
+	unsigned int i;
+
+	for (i = 0; i < VGSP_OBJ_MAX; i++) {
+		if (!t->o[i].used) {
+			if (i >= t->high)
+				t->high = i + 1;
+			return &t->o[i];
+		}
+	}
+	return NULL;
+}
+
+/* Which kinds may sit under which (§F.5). */
+static bool parent_ok(const struct vgsp_obj *p, enum vgsp_obj_kind kind)
+{
+	switch (kind) {
+	case VGSP_OBJ_DEVICE:
+		return p->kind == VGSP_OBJ_ROOT;
+	case VGSP_OBJ_SUBDEVICE:
+		return p->kind == VGSP_OBJ_DEVICE;
+	default:
+		return true;
+	}
+}
+
+enum vgsp_obj_err vgsp_obj_alloc(struct vgsp_objtab *t, u32 client,
+				 u32 parent, u32 handle, u32 cls,
+				 enum vgsp_obj_kind kind)
+{
+	struct vgsp_obj *o, *p = NULL;
+	enum vgsp_obj_err err = VGSP_OBJ_OK;
+
+	if (!handle) {
+		err = VGSP_OBJ_BAD_HANDLE;
+	} else if (kind == VGSP_OBJ_ROOT) {
+		/* A client is its own handle and has no parent object. */
+		if (handle != client)
+			err = VGSP_OBJ_BAD_HANDLE;
+		else if (vgsp_obj_find(t, client, client))
+			err = VGSP_OBJ_DUPLICATE;
+	} else if (!vgsp_obj_find(t, client, client)) {
+		err = VGSP_OBJ_NO_CLIENT;
+	} else if (vgsp_obj_find(t, client, handle)) {
+		err = VGSP_OBJ_DUPLICATE;
+	} else {
+		p = vgsp_obj_find(t, client, parent);
+		if (!p)
+			err = VGSP_OBJ_NO_PARENT;
+		else if (!parent_ok(p, kind))
+			err = VGSP_OBJ_BAD_PARENT;
+		else if (p->depth + 1 > VGSP_OBJ_MAX_DEPTH)
+			err = VGSP_OBJ_TOO_DEEP;
+	}
+	if (err == VGSP_OBJ_OK) {
+		o = slot_new(t);
+		if (!o) {
+			err = VGSP_OBJ_FULL;
+		} else {
+			o->client = client;
+			o->parent = kind == VGSP_OBJ_ROOT ? 0 : parent;
+			o->handle = handle;
+			o->cls = cls;
+			o->kind = kind;
+			o->depth = p ? p->depth + 1 : 0;
+			o->used = true;
+			t->used++;
+			t->allocs++;
+		}
+	}
+	if (err != VGSP_OBJ_OK)
+		t->refused++;
+	return err;
+}
+
+static bool parent_dying(struct vgsp_objtab *t, const struct vgsp_obj *c)
+{
+	unsigned int j;
+
+	for (j = 0; j < t->high; j++) {
+		const struct vgsp_obj *p = &t->o[j];
+
+		if (p->used && p->dying && p->client == c->client &&
+		    p->handle == c->parent)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Free an object and everything below it. Freeing a client takes all its
+ * objects in one pass; otherwise each pass marks the children of what the
+ * previous pass marked, and the depth cap bounds the number of passes.
+ */
+int vgsp_obj_free(struct vgsp_objtab *t, u32 client, u32 handle)
+{
+	struct vgsp_obj *o = vgsp_obj_find(t, client, handle);
+	unsigned int i, pass, freed = 0;
+	bool more = true;
+
+	if (!o) {
+		t->refused++;
+		return -ENOENT;
+	}
+	o->dying = true;
+	if (o->kind == VGSP_OBJ_ROOT) {
+		for (i = 0; i < t->high; i++)
+			if (t->o[i].used && t->o[i].client == client)
+				t->o[i].dying = true;
+		more = false;
+	}
+	for (pass = 0; more && pass <= VGSP_OBJ_MAX_DEPTH; pass++) {
+		more = false;
+		for (i = 0; i < t->high; i++) {
+			struct vgsp_obj *c = &t->o[i];
+
+			if (c->used && !c->dying && c->client == client &&
+			    c->kind != VGSP_OBJ_ROOT && parent_dying(t, c)) {
+				c->dying = true;
+				more = true;
+			}
+		}
+	}
+	for (i = 0; i < t->high; i++) {
+		if (t->o[i].used && t->o[i].dying) {
+			memset(&t->o[i], 0, sizeof(t->o[i]));
+			freed++;
+		}
+	}
+	t->used -= freed;
+	t->frees += freed;
+	return freed;
+}

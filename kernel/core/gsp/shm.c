@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * The shared queue region (§C.6) through the guest's own page table.
+ * OpenRM allocates the region page by page, so byte offset X lives at
+ * PTE[X / 4K] + X % 4K. The table itself is the first pages of the region:
+ * entry i sits at region offset 8*i, i.e. in page (8*i)/4K, whose address
+ * is entry (8*i)/4K (< i), and page 0 is the address from the boot args.
+ * Every access walks the table again: nothing the guest can later change
+ * or unmap is cached.
+ */
+#include "gsp_priv.h"
+
+#define PTE_SIZE	8
+/* Pages of table needed for VGSP_SHM_MAX_PAGES entries: depth is 2. */
+#define WALK_DEPTH	4
+
+static int pte_get(struct vgsp_gsp *gsp, u32 page, u64 *pa, unsigned int depth)
+{
+	u64 byte = (u64)page * PTE_SIZE, table;
+	u32 tpage = (u32)(byte / VGSP_PAGE_SIZE);
+	u8 raw[PTE_SIZE];
+	int ret;
+
+	if (page == 0) {
+		*pa = gsp->q.shm_pa;
+		return 0;
+	}
+	if (page >= gsp->q.npages || depth >= WALK_DEPTH)
+		return -EFAULT;
+	ret = pte_get(gsp, tpage, &table, depth + 1);
+	if (ret)
+		return ret;
+	ret = vgsp_dev_dma_read(gsp->dev, table + byte % VGSP_PAGE_SIZE, raw,
+				sizeof(raw));
+	if (ret)
+		return ret;
+	*pa = vgsp_get64(raw, 0);
+	if (*pa & (VGSP_PAGE_SIZE - 1))
+		return -EFAULT;		/* entries are 4 KiB page addresses */
+	return 0;
+}
+
+static int shm_xfer(struct vgsp_gsp *gsp, u64 off, void *buf, u32 len,
+		    bool write)
+{
+	u8 *p = buf;
+
+	if (!gsp->q.npages ||
+	    off + len > (u64)gsp->q.npages * VGSP_PAGE_SIZE)
+		return -EFAULT;
+	while (len) {
+		u32 in_page = off % VGSP_PAGE_SIZE;
+		u32 chunk = VGSP_PAGE_SIZE - in_page;
+		u64 pa;
+		int ret;
+
+		if (chunk > len)
+			chunk = len;
+		ret = pte_get(gsp, (u32)(off / VGSP_PAGE_SIZE), &pa, 0);
+		if (!ret)
+			ret = write ? vgsp_dev_dma_write(gsp->dev, pa + in_page,
+							 p, chunk) :
+				      vgsp_dev_dma_read(gsp->dev, pa + in_page,
+							p, chunk);
+		if (ret)
+			return ret;
+		p += chunk;
+		off += chunk;
+		len -= chunk;
+	}
+	return 0;
+}
+
+int vgsp_shm_read(struct vgsp_gsp *gsp, u64 off, void *buf, u32 len)
+{
+	return shm_xfer(gsp, off, buf, len, false);
+}
+
+int vgsp_shm_write(struct vgsp_gsp *gsp, u64 off, const void *buf, u32 len)
+{
+	return shm_xfer(gsp, off, (void *)buf, len, true);
+}

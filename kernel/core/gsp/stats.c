@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * RPC statistics of one instance: per-function request/ok/error counts,
+ * a log2 latency histogram (doorbell to reply visible), the control
+ * command histogram (the worklist for the real driver) and a ring of the
+ * last RPCs. Only numbers are kept, never guest data.
+ */
+#include "gsp_priv.h"
+
+const char *const vgsp_gsp_err_names[] = {
+#define VGSP_GSP_ERR_NAME(n) #n,
+	VGSP_GSP_ERR_LIST(VGSP_GSP_ERR_NAME)
+#undef VGSP_GSP_ERR_NAME
+};
+const unsigned int vgsp_gsp_nerrs = VGSP_ARRAY_SIZE(vgsp_gsp_err_names);
+
+static unsigned int log2_bucket(u64 ns)
+{
+	unsigned int b = 0;
+
+	while (ns > 1 && b < VGSP_LAT_BUCKETS - 1) {
+		ns >>= 1;
+		b++;
+	}
+	return b;
+}
+
+void vgsp_stats_rpc(struct vgsp_gsp *gsp, const struct vgsp_rpc_outcome *o,
+		    u64 latency_ns, bool replied)
+{
+	struct vgsp_gsp_stats *st = &gsp->st;
+	struct vgsp_fn_stat *f = o->function < VGSP_FN_TRACK ?
+				 &st->fn[o->function] : &st->fn_other;
+	struct vgsp_rpc_log_entry *l = &st->log[st->log_seq % VGSP_RPC_LOG];
+
+	f->req++;
+	if (o->error)
+		f->err++;
+	else
+		f->ok++;
+	if (replied && latency_ns) {
+		st->lat_hist[log2_bucket(latency_ns)]++;
+		st->lat_count++;
+		st->lat_total_ns += latency_ns;
+		if (latency_ns > st->lat_max_ns)
+			st->lat_max_ns = latency_ns;
+	}
+	l->seq = st->log_seq++;
+	l->function = o->function;
+	l->cmd = o->cmd;
+	l->status = o->status;
+	l->flags = (o->has_cmd ? 1 : 0) | (o->error ? 2 : 0) |
+		   (replied ? 0 : 4);
+	l->latency_ns = latency_ns;
+}
+
+bool vgsp_stats_ctrl(struct vgsp_gsp *gsp, u32 cmd, u32 status,
+		     bool supported)
+{
+	struct vgsp_gsp_stats *st = &gsp->st;
+	struct vgsp_ctrl_stat *c = NULL;
+	unsigned int i;
+	bool first;
+
+	for (i = 0; i < st->nctrl; i++) {
+		if (st->ctrl[i].cmd == cmd) {
+			c = &st->ctrl[i];
+			break;
+		}
+	}
+	if (!c) {
+		if (st->nctrl == VGSP_CTRL_TRACK) {
+			st->ctrl_untracked++;
+			return false;
+		}
+		c = &st->ctrl[st->nctrl++];
+		c->cmd = cmd;
+	}
+	c->count++;
+	c->last_status = status;
+	if (supported)
+		return false;
+	first = c->unsupported == 0;
+	c->unsupported++;
+	gsp->st.e.unknown_controls++;
+	return first;
+}
