@@ -1,0 +1,504 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * hostd_main.c - vgsp-hostd: bring up a channel on the physical GPU through
+ * the RM ioctls, verify a 16 MiB copy-engine copy and a compute launch from
+ * a QMD written here, exercise the backend seam, and measure copy bandwidth
+ * and launch latency/throughput.
+ *
+ *   vgsp-hostd run --cubin build/kern.cubin [--mode auto|tsg|simple]
+ *
+ * Output: "PASS <what>" / "FAIL <what>" lines and "METRIC hostd <name>
+ * <value>" lines; exit status 0 only if every check passed.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cubin.h"
+#include "hostd.h"
+#include "hostd_backend.h"
+#include "nvrm_abi.h"
+#include "pb.h"
+#include "qmd.h"
+
+#define MiB (1024u * 1024u)
+#define COPY_BYTES (16u * MiB)
+#define QMD_SLOTS 4096u
+#define CB0_SLOT (64u * 1024u)        /* see qmd.c: cb0 size claimed = 64 KiB */
+#define SHARED_WINDOW 0x729400000000ull
+#define LOCAL_WINDOW 0x729300000000ull
+#define TIMEOUT_NS 5000000000ull
+
+static int failures;
+
+static void result(int ok, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+#include <stdarg.h>
+static void result(int ok, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	printf("%s ", ok ? "PASS" : "FAIL");
+	vprintf(fmt, ap);
+	printf("\n");
+	va_end(ap);
+	fflush(stdout);
+	if (!ok)
+		failures++;
+}
+
+struct ctx {
+	struct hd_dev d;
+	struct hd_mem sem, src, dst, qmd, code, cb0, out;
+	struct cubin_kernel kfill, knop;
+	uint32_t seq;       /* payload of the next semaphore release */
+	uint32_t qslot;
+};
+
+static volatile uint32_t *semw(struct ctx *c, unsigned i)
+{
+	return (volatile uint32_t *)c->sem.cpu + i;
+}
+
+static void diag(struct ctx *c, const char *what)
+{
+	volatile uint32_t *n = c->d.notif.cpu;
+	printf("diag %s: GP_GET %u GP_PUT %u sem0 %u notifier %08x %08x %08x %08x last_rm_status 0x%x\n",
+	       what, hd_gp_get(&c->d), c->d.gp_put, *semw(c, 0), n[0], n[1], n[2], n[3],
+	       c->d.last_status);
+}
+
+static int submit_pb(struct ctx *c, struct pb *p)
+{
+	if (p->overflow)
+		return -1;
+	return hd_submit(&c->d, p->buf, p->len);
+}
+
+/* one-word semaphore at word 0 of the sem page, released by the host
+ * after wait-for-idle */
+static int fence(struct ctx *c, uint64_t timeout)
+{
+	uint32_t buf[8];
+	struct pb p;
+	pb_init(&p, buf, 8);
+	uint32_t v = ++c->seq;
+	pb_host_sem_release(&p, c->sem.va, v);
+	if (submit_pb(c, &p))
+		return -1;
+	return hd_wait32(semw(c, 0), v, timeout);
+}
+
+static uint64_t pattern(uint64_t i)
+{
+	uint64_t x = i * 0x9E3779B97F4A7C15ull + 0x632BE59BD9B4E019ull;
+	return x ^ (x >> 29);
+}
+
+static int load_kernel(struct ctx *c, const void *img, size_t n, const char *name,
+		       struct cubin_kernel *k, uint32_t code_off)
+{
+	if (cubin_find_kernel(img, n, name, k) || k->has_relocs || code_off + k->code_bytes + 4096 > c->code.size) {
+		printf("kernel %s: not loadable (missing, relocations or too large)\n", name);
+		return -1;
+	}
+	memcpy((uint8_t *)c->code.cpu + code_off, k->code, k->code_bytes);
+	printf("kernel %s: %u bytes of code, %u registers, cb0 %u bytes, params at 0x%x (%u bytes), shared %u\n",
+	       name, k->code_bytes, k->regs, k->cb0_bytes, k->param_offset, k->param_bytes,
+	       k->shared_bytes);
+	return 0;
+}
+
+/* constant bank 0 for sm_90: driver words (shared/local windows, initial
+ * stack pointer) then the parameters at the cubin's param offset */
+static void fill_cb0(struct ctx *c, unsigned slot, const struct cubin_kernel *k,
+		     const void *params, uint32_t nparams)
+{
+	uint32_t *cb = (uint32_t *)((uint8_t *)c->cb0.cpu + (size_t)slot * CB0_SLOT);
+	memset(cb, 0, 0x400);
+	cb[6] = (uint32_t)SHARED_WINDOW;
+	cb[7] = (uint32_t)(SHARED_WINDOW >> 32);
+	cb[8] = (uint32_t)LOCAL_WINDOW;
+	cb[9] = (uint32_t)(LOCAL_WINDOW >> 32);
+	cb[10] = 0xfffdc0;
+	uint32_t off = k->param_offset ? k->param_offset : 0x210;
+	memcpy((uint8_t *)cb + off, params, nparams);
+}
+
+static int launch(struct ctx *c, const struct cubin_kernel *k, uint32_t code_off, unsigned cb_slot,
+		  uint32_t grid, uint16_t block, uint64_t release_va, uint32_t payload)
+{
+	struct qmd_launch q = {
+		.program_va = c->code.va + code_off, .program_bytes = k->code_bytes,
+		.grid = { grid, 1, 1 }, .block = { block, 1, 1 }, .regs = k->regs,
+		.shared_bytes = k->shared_bytes, .cb0_va = c->cb0.va + (uint64_t)cb_slot * CB0_SLOT,
+		.cb0_bytes = CB0_SLOT, .release_va = release_va, .release_payload = payload,
+		.sass_version = 0x90,
+	};
+	uint32_t qw[QMD_V03_DWORDS];
+	if (qmd_v03_encode(qw, &q))
+		return -1;
+	uint32_t slot = c->qslot++ % QMD_SLOTS;
+	memcpy((uint8_t *)c->qmd.cpu + (size_t)slot * QMD_V03_BYTES, qw, QMD_V03_BYTES);
+	uint32_t buf[8];
+	struct pb p;
+	pb_init(&p, buf, 8);
+	pb_compute_launch(&p, c->qmd.va + (uint64_t)slot * QMD_V03_BYTES);
+	return submit_pb(c, &p);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+static uint64_t pct(uint64_t *v, unsigned n, double p)
+{
+	qsort(v, n, sizeof(*v), cmp_u64);
+	unsigned i = (unsigned)ceil(p * n) - 1;
+	return v[i < n ? i : n - 1];
+}
+
+/* ---- checks ------------------------------------------------------------- */
+
+static int check_channel(struct ctx *c)
+{
+	uint32_t buf[32];
+	struct pb p;
+	pb_init(&p, buf, 32);
+	pb_set_object(&p, PB_SUBCH_COMPUTE, HOPPER_COMPUTE_A);
+	pb_set_object(&p, PB_SUBCH_COPY, HOPPER_DMA_COPY_A);
+	pb_compute_windows(&p, SHARED_WINDOW, LOCAL_WINDOW);
+	uint32_t v = ++c->seq;
+	pb_host_sem_release(&p, c->sem.va, v);
+	int ok = !submit_pb(c, &p) && !hd_wait32(semw(c, 0), v, TIMEOUT_NS);
+	result(ok, "channel executes a pushbuffer (host semaphore release, GP_GET=%u)", hd_gp_get(&c->d));
+	if (!ok)
+		diag(c, "channel");
+	return ok ? 0 : -1;
+}
+
+static int check_copy(struct ctx *c)
+{
+	uint64_t *s = c->src.cpu, *d = c->dst.cpu;
+	for (uint64_t i = 0; i < COPY_BYTES / 8; i++) {
+		s[i] = pattern(i);
+		d[i] = 0;
+	}
+	uint32_t buf[32];
+	struct pb p;
+	pb_init(&p, buf, 32);
+	uint32_t v = ++c->seq;
+	uint64_t t0 = hd_now_ns();
+	pb_ce_copy(&p, c->src.va, c->dst.va, COPY_BYTES, c->sem.va + 4, v);
+	if (submit_pb(c, &p) || hd_wait32(semw(c, 1), v, TIMEOUT_NS)) {
+		result(0, "ce-copy: semaphore not released");
+		diag(c, "ce-copy");
+		return -1;
+	}
+	uint64_t t1 = hd_now_ns();
+	uint64_t bad = 0, first = ~0ull;
+	for (uint64_t i = 0; i < COPY_BYTES / 8; i++)
+		if (d[i] != pattern(i)) {
+			if (first == ~0ull)
+				first = i * 8;
+			bad++;
+		}
+	if (bad)
+		printf("ce-copy: %llu mismatching 8-byte words, first at byte %llu\n",
+		       (unsigned long long)bad, (unsigned long long)first);
+	result(!bad, "ce-copy %u bytes vidmem->vidmem, every byte verified (semaphore payload %u, %.1f us)",
+	       COPY_BYTES, v, (t1 - t0) / 1e3);
+	return bad ? -1 : 0;
+}
+
+static int check_compute(struct ctx *c)
+{
+	const uint32_t n = 1u << 20, mul = 3, add = 0x1234;
+	uint32_t *o = c->out.cpu;
+	memset(o, 0xff, (size_t)n * 4);
+	struct { uint64_t out; uint32_t n, mul, add; } __attribute__((packed)) prm = { c->out.va, n, mul, add };
+	fill_cb0(c, 0, &c->kfill, &prm, sizeof(prm));
+	uint32_t v = ++c->seq;
+	*semw(c, 2) = 0;
+	if (launch(c, &c->kfill, 0, 0, n / 256, 256, c->sem.va + 8, v) ||
+	    hd_wait32(semw(c, 2), v, TIMEOUT_NS)) {
+		result(0, "compute: QMD release semaphore not written");
+		diag(c, "compute");
+		return -1;
+	}
+	uint64_t bad = 0;
+	for (uint32_t i = 0; i < n; i++)
+		if (o[i] != i * mul + add)
+			bad++;
+	if (bad)
+		printf("compute: %llu of %u outputs wrong (out[0]=0x%x out[1]=0x%x)\n",
+		       (unsigned long long)bad, n, o[0], o[1]);
+	result(!bad, "compute launch from a hostd-written QMD (vgsp_fill, %u threads), every output verified",
+	       n);
+	return bad ? -1 : 0;
+}
+
+/* the backend seam on the real GPU: a second instance through the ops */
+static unsigned be_done;
+static int be_status;
+static void be_complete(void *ctx, const struct vgsp_be_completion *cpl)
+{
+	(void)ctx;
+	be_done++;
+	if (cpl->status)
+		be_status = cpl->status;
+}
+
+static void check_backend(struct ctx *c)
+{
+	const struct vgsp_backend_ops *ops = &vgsp_hostd_backend_ops;
+	struct vgsp_be_config cfg = { VGSP_BACKEND_ABI, be_complete, NULL, "/dev/nvidia0", 0 };
+	struct vgsp_backend *b;
+	int r = ops->open(&cfg, &b);
+	if (r) {
+		result(0, "backend hostd open: %s", vgsp_be_strerror(r));
+		return;
+	}
+	struct hd_mem a, bb, s, code, cb;
+	if (hostd_be_alloc(b, &a, MiB, HD_MEM_VID | HD_MEM_CPU) ||
+	    hostd_be_alloc(b, &bb, MiB, HD_MEM_VID | HD_MEM_CPU) ||
+	    hostd_be_alloc(b, &s, 4096, HD_MEM_SYS | HD_MEM_CPU) ||
+	    hostd_be_alloc(b, &code, 64 * 1024, HD_MEM_VID | HD_MEM_CPU) ||
+	    hostd_be_alloc(b, &cb, CB0_SLOT, HD_MEM_VID | HD_MEM_CPU)) {
+		result(0, "backend hostd: instance memory allocation");
+		ops->close(b);
+		return;
+	}
+	for (unsigned i = 0; i < MiB / 4; i++)
+		((uint32_t *)a.cpu)[i] = i ^ 0xa5a5a5a5u;
+	memset(s.cpu, 0, 4096);
+	struct vgsp_ce_work w = { .kind = VGSP_CE_COPY };
+	w.u.copy = (struct vgsp_ce_copy){ a.va, bb.va, MiB, s.va, 7, 0 };
+	be_done = 0;
+	be_status = 0;
+	r = ops->submit_ce(b, &w, 1);
+	if (!r)
+		ops->poll(b, 8, TIMEOUT_NS);
+	int ok = !r && be_done == 1 && !be_status && !memcmp(a.cpu, bb.cpu, MiB) &&
+		 ((volatile uint32_t *)s.cpu)[0] == 7;
+	result(ok, "backend hostd submit_ce: 1 MiB copy + semaphore, completion delivered once (%s)",
+	       vgsp_be_strerror(r));
+	/* an address outside the instance must be refused before the GPU */
+	w.u.copy = (struct vgsp_ce_copy){ c->src.va, bb.va, 4096, 0, 0, 0 };
+	r = ops->submit_ce(b, &w, 2);
+	result(r == VGSP_BE_EFAULT, "backend hostd refuses a copy from memory outside the instance (%s)",
+	       vgsp_be_strerror(r));
+
+	memcpy(code.cpu, c->kfill.code, c->kfill.code_bytes);
+	struct { uint64_t out; uint32_t n, mul, add; } __attribute__((packed)) prm = { bb.va, MiB / 4, 5, 9 };
+	uint32_t *cbw = cb.cpu;
+	memset(cbw, 0, 0x400);
+	cbw[6] = (uint32_t)SHARED_WINDOW; cbw[7] = (uint32_t)(SHARED_WINDOW >> 32);
+	cbw[8] = (uint32_t)LOCAL_WINDOW; cbw[9] = (uint32_t)(LOCAL_WINDOW >> 32);
+	cbw[10] = 0xfffdc0;
+	memcpy((uint8_t *)cbw + (c->kfill.param_offset ? c->kfill.param_offset : 0x210), &prm, sizeof(prm));
+	struct vgsp_gr_launch l = {
+		.program_va = code.va, .program_bytes = c->kfill.code_bytes, .regs = c->kfill.regs,
+		.grid = { MiB / 4 / 256, 1, 1 }, .block = { 256, 1, 1 }, .shared_bytes = c->kfill.shared_bytes,
+		.cb0_va = cb.va, .cb0_bytes = CB0_SLOT, .sem_payload = 11, .sem_va = s.va + 16,
+	};
+	be_done = 0;
+	be_status = 0;
+	r = ops->submit_gr(b, &l, 3);
+	if (!r)
+		ops->poll(b, 8, TIMEOUT_NS);
+	uint64_t bad = 0;
+	for (unsigned i = 0; i < MiB / 4; i++)
+		if (((uint32_t *)bb.cpu)[i] != i * 5 + 9)
+			bad++;
+	result(!r && be_done == 1 && !be_status && !bad && ((volatile uint32_t *)s.cpu)[4] == 11,
+	       "backend hostd submit_gr: launch descriptor -> QMD, %u outputs verified (%s, %llu wrong)",
+	       MiB / 4, vgsp_be_strerror(r), (unsigned long long)bad);
+	ops->close(b);
+}
+
+/* ---- measurements -------------------------------------------------------- */
+
+static void bench_copy(struct ctx *c, uint32_t bytes, unsigned iters, unsigned stream, const char *tag)
+{
+	uint64_t *t = calloc(iters, sizeof(*t));
+	uint32_t buf[32];
+	struct pb p;
+	for (unsigned i = 0; i < iters + 5; i++) {
+		pb_init(&p, buf, 32);
+		uint32_t v = ++c->seq;
+		uint64_t t0 = hd_now_ns();
+		pb_ce_copy(&p, c->src.va, c->dst.va, bytes, c->sem.va + 4, v);
+		if (submit_pb(c, &p) || hd_wait32(semw(c, 1), v, TIMEOUT_NS)) {
+			result(0, "bench copy %s timed out", tag);
+			free(t);
+			return;
+		}
+		if (i >= 5)
+			t[i - 5] = hd_now_ns() - t0;
+	}
+	uint64_t p50 = pct(t, iters, 0.50), p95 = pct(t, iters, 0.95);
+	printf("METRIC hostd copy_%s_sync_p50_us %.2f\n", tag, p50 / 1e3);
+	printf("METRIC hostd copy_%s_sync_p95_us %.2f\n", tag, p95 / 1e3);
+	printf("METRIC hostd copy_%s_sync_GBps %.2f\n", tag, bytes / (double)p50);
+	/* stream: `stream` copies back to back, one semaphore at the end */
+	uint64_t t0 = hd_now_ns();
+	for (unsigned i = 0; i < stream; i++) {
+		pb_init(&p, buf, 32);
+		int last = i + 1 == stream;
+		pb_ce_copy(&p, c->src.va, c->dst.va, bytes, last ? c->sem.va + 4 : 0, c->seq + 1);
+		if (submit_pb(c, &p)) {
+			result(0, "bench copy stream %s submit", tag);
+			free(t);
+			return;
+		}
+	}
+	uint32_t v = ++c->seq;
+	if (hd_wait32(semw(c, 1), v, TIMEOUT_NS * 4)) {
+		result(0, "bench copy stream %s timed out", tag);
+		free(t);
+		return;
+	}
+	uint64_t dt = hd_now_ns() - t0;
+	printf("METRIC hostd copy_%s_stream_GBps %.2f\n", tag, (double)bytes * stream / dt);
+	free(t);
+}
+
+static void bench_launch(struct ctx *c, unsigned iters, unsigned burst)
+{
+	uint64_t *t = calloc(iters, sizeof(*t));
+	fill_cb0(c, 1, &c->knop, NULL, 0);
+	uint32_t nop_off = 32 * 1024;
+	for (unsigned i = 0; i < iters + 10; i++) {
+		uint32_t v = ++c->seq;
+		uint64_t t0 = hd_now_ns();
+		if (launch(c, &c->knop, nop_off, 1, 1, 32, c->sem.va + 8, v) ||
+		    hd_wait32(semw(c, 2), v, TIMEOUT_NS)) {
+			result(0, "bench launch latency timed out");
+			diag(c, "launch");
+			free(t);
+			return;
+		}
+		if (i >= 10)
+			t[i - 10] = hd_now_ns() - t0;
+	}
+	printf("METRIC hostd launch_lat_p50_us %.2f\n", pct(t, iters, 0.50) / 1e3);
+	printf("METRIC hostd launch_lat_p95_us %.2f\n", pct(t, iters, 0.95) / 1e3);
+	/* throughput: `burst` launches in flight, each with its own QMD and
+	 * its own semaphore word (grids may finish out of order) */
+	volatile uint32_t *arr = semw(c, 1024);
+	for (unsigned i = 0; i < burst; i++)
+		arr[i] = 0;
+	uint64_t t0 = hd_now_ns();
+	for (unsigned i = 0; i < burst; i++)
+		if (launch(c, &c->knop, nop_off, 1, 1, 32, c->sem.va + 4096 + 4ull * i, 1)) {
+			result(0, "bench launch burst submit");
+			free(t);
+			return;
+		}
+	for (unsigned i = 0; i < burst; i++)
+		if (hd_wait32(&arr[i], 1, TIMEOUT_NS)) {
+			result(0, "bench launch burst: launch %u not complete", i);
+			free(t);
+			return;
+		}
+	uint64_t dt = hd_now_ns() - t0;
+	printf("METRIC hostd launches_per_s %.0f\n", burst / (dt / 1e9));
+	free(t);
+}
+
+static void *read_file(const char *path, size_t *n)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	long sz = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	void *b = sz > 0 ? malloc((size_t)sz) : NULL;
+	if (b && fread(b, 1, (size_t)sz, f) != (size_t)sz) {
+		free(b);
+		b = NULL;
+	}
+	fclose(f);
+	*n = (size_t)sz;
+	return b;
+}
+
+int main(int argc, char **argv)
+{
+	const char *cubin = "build/kern.cubin", *mode = "auto";
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--cubin") && i + 1 < argc)
+			cubin = argv[++i];
+		else if (!strcmp(argv[i], "--mode") && i + 1 < argc)
+			mode = argv[++i];
+		else if (strcmp(argv[i], "run")) {
+			fprintf(stderr, "usage: vgsp-hostd run [--cubin PATH] [--mode auto|tsg|simple]\n");
+			return 2;
+		}
+	}
+	static struct ctx c;
+	int r = -1;
+	if (strcmp(mode, "simple"))
+		r = hd_open(&c.d, HD_MODE_TSG, stdout);
+	if (r && strcmp(mode, "tsg")) {
+		if (!strcmp(mode, "auto"))
+			printf("note: tsg bring-up stopped at '%s'; trying simple mode\n", c.d.stage);
+		hd_close(&c.d);
+		r = hd_open(&c.d, HD_MODE_SIMPLE, stdout);
+	}
+	if (r) {
+		result(0, "channel bring-up: stopped at stage '%s', last RM status 0x%x", c.d.stage,
+		       c.d.last_status);
+		return 1;
+	}
+	result(1, "channel bring-up (%s mode, work-submit token 0x%x)",
+	       c.d.mode == HD_MODE_TSG ? "tsg" : "simple", c.d.token);
+
+	if (hd_alloc(&c.d, &c.sem, 64 * 1024, HD_MEM_SYS | HD_MEM_CPU) ||
+	    hd_alloc(&c.d, &c.src, COPY_BYTES, HD_MEM_VID | HD_MEM_CPU) ||
+	    hd_alloc(&c.d, &c.dst, COPY_BYTES, HD_MEM_VID | HD_MEM_CPU) ||
+	    hd_alloc(&c.d, &c.qmd, QMD_SLOTS * QMD_V03_BYTES, HD_MEM_VID | HD_MEM_CPU) ||
+	    hd_alloc(&c.d, &c.code, 64 * 1024, HD_MEM_VID | HD_MEM_CPU) ||
+	    hd_alloc(&c.d, &c.cb0, 2 * CB0_SLOT, HD_MEM_VID | HD_MEM_CPU) ||
+	    hd_alloc(&c.d, &c.out, 4 * MiB, HD_MEM_VID | HD_MEM_CPU)) {
+		result(0, "memory allocation (last RM status 0x%x)", c.d.last_status);
+		hd_close(&c.d);
+		return 1;
+	}
+	memset(c.sem.cpu, 0, 64 * 1024);
+
+	if (check_channel(&c)) {
+		hd_close(&c.d);
+		return 1;
+	}
+	int copy_ok = !check_copy(&c);
+
+	size_t n = 0;
+	void *img = read_file(cubin, &n);
+	int gr_ok = 0;
+	if (!img || load_kernel(&c, img, n, "vgsp_fill", &c.kfill, 0) ||
+	    load_kernel(&c, img, n, "vgsp_nop", &c.knop, 32 * 1024))
+		result(0, "load kernels from %s", cubin);
+	else
+		gr_ok = !check_compute(&c);
+
+	if (copy_ok && gr_ok)
+		check_backend(&c);
+
+	if (copy_ok) {
+		bench_copy(&c, 4096, 2000, 2000, "4KiB");
+		bench_copy(&c, COPY_BYTES, 200, 64, "16MiB");
+	}
+	if (gr_ok)
+		bench_launch(&c, 2000, 4000);
+	if (fence(&c, TIMEOUT_NS))
+		result(0, "final fence");
+	hd_close(&c.d);
+	free(img);
+	printf("hostd: %d failure(s)\n", failures);
+	return failures ? 1 : 0;
+}

@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * hostd.h - a GPU channel owned by this process through the host NVIDIA
+ * driver's resource-manager ioctls (no CUDA runtime or driver library).
+ *
+ * hd_open() brings up: client -> device -> subdevice -> usermode doorbell
+ * page -> VA space -> channel group + context share -> HOPPER_CHANNEL_GPFIFO_A
+ * (GPFIFO + USERD in our own memory) -> HOPPER_COMPUTE_A + HOPPER_DMA_COPY_A
+ * -> schedule -> work-submit token.  Every RM call is logged with its status
+ * so a failed bring-up says exactly how far it got.
+ */
+#ifndef VGSP_HOSTD_H
+#define VGSP_HOSTD_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define HD_MEM_VID 1      /* video memory (FB) */
+#define HD_MEM_SYS 2      /* system memory, GPU-coherent */
+#define HD_MEM_CPU 0x10   /* also map it for the CPU */
+
+struct hd_mem {
+	uint32_t h;        /* RM memory handle */
+	uint64_t size;
+	uint64_t va;       /* GPU VA in the channel's VA space */
+	void *cpu;         /* CPU mapping or NULL */
+	int flags;         /* HD_MEM_* as allocated */
+	int map_fd;        /* fd backing the CPU mapping */
+};
+
+enum hd_mode {
+	HD_MODE_TSG = 0,   /* own VA space + channel group + subcontext */
+	HD_MODE_SIMPLE = 1 /* device default VA space, channel under device */
+};
+
+struct hd_dev {
+	int ctl, gpu;
+	FILE *log;
+	enum hd_mode mode;
+	uint32_t client, device, subdevice, usermode, vaspace, virt, tsg, ctxshare;
+	uint32_t chan, gr, ce, next;
+	volatile uint32_t *usermode_map;  /* 64 KiB doorbell page */
+	int usermode_fd;
+	uint32_t token;
+	struct hd_mem ring;    /* GPFIFO entries, then USERD */
+	struct hd_mem pbm;     /* pushbuffer ring */
+	struct hd_mem notif;   /* channel error notifier */
+	uint32_t gp_entries, gp_put;
+	uint64_t pb_off;
+	const char *stage;     /* last bring-up stage reached */
+	uint32_t last_status;  /* RM status of the last failing call */
+	uint32_t classes[256];
+	uint32_t nclasses;
+};
+
+uint64_t hd_now_ns(void);
+
+int hd_open(struct hd_dev *d, enum hd_mode mode, FILE *log);
+void hd_close(struct hd_dev *d);
+
+int hd_alloc(struct hd_dev *d, struct hd_mem *m, uint64_t size, int flags);
+void hd_free(struct hd_dev *d, struct hd_mem *m);
+
+/* Copy n dwords into the pushbuffer ring, append a GPFIFO entry, update
+ * GP_PUT in USERD and ring the doorbell. 0 or -1. */
+int hd_submit(struct hd_dev *d, const uint32_t *dw, size_t n);
+/* Wait until the 32-bit word at p reaches want (wrap-safe >=). */
+int hd_wait32(const volatile uint32_t *p, uint32_t want, uint64_t timeout_ns);
+/* USERD GP_GET / GP_PUT as the GPU sees them (diagnostics). */
+uint32_t hd_gp_get(struct hd_dev *d);
+
+/* low level RM calls (rm.c); each logs "name class/cmd -> status" */
+int rm_alloc(struct hd_dev *d, uint32_t parent, uint32_t *handle, uint32_t cls,
+	     void *params, uint32_t size, const char *what);
+int rm_control(struct hd_dev *d, uint32_t obj, uint32_t cmd, void *params, uint32_t size,
+	       const char *what);
+int rm_free(struct hd_dev *d, uint32_t parent, uint32_t obj);
+int rm_map_cpu(struct hd_dev *d, uint32_t hdev, uint32_t hmem, uint64_t size, int use_ctl,
+	       void **cpu, int *fd_out, const char *what);
+int rm_map_gpu(struct hd_dev *d, uint32_t hmem, uint64_t size, uint32_t flags, uint64_t *va,
+	       const char *what);
+
+#endif
