@@ -98,15 +98,23 @@ if [ ! -e "$OUT" ] || [ "$VGSP_ROOT/scripts/guest/init.sh" -nt "$OUT" ] || [ "$0
 	cp "$USR/bin/busybox" "$R/bin/busybox"
 	cp "$VGSP_ROOT/scripts/guest/init.sh" "$R/init"; chmod +x "$R/init"
 	cp "$NVDIR/nvidia.ko" "$NVDIR/nvidia-uvm.ko" "$R/lib/vgsp/"
-	# nvidia.ko's in-kernel dependencies, in load order (modules.dep lists deps after the colon).
-	deps=$(awk -F': ' '$1 ~ /\/drm\.ko$/ { print $2 " " $1 }' "$KDIR/lib/modules/$KREL/modules.dep")
-	order=""
-	for m in $deps; do order="$order $(basename "$m" .ko)"; cp "$KDIR/lib/modules/$KREL/$m" "$R/lib/vgsp/"; done
-	# drm's own deps come first in modules.dep order reversed.
-	echo "$order" | tr ' ' '\n' | grep . | tac > "$R/lib/vgsp/load-order"
+	# nvidia.ko's in-kernel dependencies, deepest first (dpkg -x brings no
+	# modules.dep, so walk modinfo's "depends" field).
+	deps_of() {
+		for d in $(modinfo -F depends "$1" | tr ',' ' '); do
+			f=$(find "$KDIR/lib/modules/$KREL/kernel" -name "$d.ko" | head -1)
+			[ -n "$f" ] || { log "dependency $d of $1 not found"; exit 1; }
+			deps_of "$f"; echo "$f"
+		done
+	}
+	: > "$R/lib/vgsp/load-order"
+	for f in $(deps_of "$NVDIR/nvidia.ko" | awk '!seen[$0]++'); do
+		cp "$f" "$R/lib/vgsp/"
+		basename "$f" .ko >> "$R/lib/vgsp/load-order"
+	done
 	echo nvidia >> "$R/lib/vgsp/load-order"
 	cp "$USR/$FW" "$R/$FW"
-	cp "$USR/usr/bin/nvidia-smi" "$R/usr/bin/"
+	cp "$USR/usr/lib/nvidia/current/nvidia-smi" "$R/usr/bin/"
 	cp "$CUTEST" "$R/usr/bin/cuinit-test"
 	cp -a "$USR"/usr/lib/x86_64-linux-gnu/libnvidia-ml.so* "$USR"/usr/lib/x86_64-linux-gnu/libcuda.so* \
 		"$R/usr/lib/x86_64-linux-gnu/" 2>/dev/null || true

@@ -16,7 +16,10 @@ arg() { sed -n "s/.*\\b$1=\\([^ ]*\\).*/\\1/p" /proc/cmdline; }
 NVOPTS=$(arg rung1.nvopts | tr ',' ' ')
 
 say "guest up, kernel $(uname -r)"
-lspci -nn 2>/dev/null | grep -i 10de || say "no 10de device visible in lspci"
+# busybox lspci has no -nn; read the IDs from sysfs.
+for d in /sys/bus/pci/devices/*; do
+	[ "$(cat "$d/vendor")" = 0x10de ] && say "pci $(basename "$d") $(cat "$d/vendor"):$(cat "$d/device") class $(cat "$d/class")"
+done
 while read -r m; do
 	case $m in
 	nvidia) say "insmod nvidia.ko $NVOPTS"
@@ -26,7 +29,8 @@ while read -r m; do
 	esac
 done < /lib/vgsp/load-order
 
-maj=$(awk '$2 == "nvidia" { print $1 }' /proc/devices)
+# 535 registers major 195 as "nvidia-frontend" (older builds: "nvidia").
+maj=$(awk '$2 == "nvidia" || $2 == "nvidia-frontend" { print $1; exit }' /proc/devices)
 if [ -n "$maj" ]; then
 	mknod -m 666 /dev/nvidiactl c "$maj" 255
 	for n in 0 1 2 3; do mknod -m 666 "/dev/nvidia$n" c "$maj" "$n"; done
@@ -42,11 +46,11 @@ if [ -n "$maj" ]; then
 		say "cuinit-test"; cuinit-test; say "cuinit-test rc=$?"
 	fi
 else
-	say "nvidia not in /proc/devices"
+	say "nvidia not in /proc/devices:"; cat /proc/devices
 fi
 
 say "kernel log (NVRM / nvidia / drm):"
-dmesg | grep -E 'NVRM|nvidia|Xid' | sed 's/^/dmesg: /'
+dmesg | grep -iE 'NVRM|nvidia|Xid|01:00\.0|drm' | sed 's/^/dmesg: /'
 if grep -q '^GPU 0:' /tmp/smi-L.txt 2>/dev/null; then
 	say "VERDICT PASS: $(grep '^GPU 0:' /tmp/smi-L.txt)"
 else
