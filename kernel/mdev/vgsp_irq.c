@@ -130,7 +130,7 @@ bool vgsp_irq_signal(void *fe, unsigned int vector)
 	if (ctx)
 		vgsp_eventfd_signal(ctx);
 	spin_unlock_irqrestore(&irqs->lock, flags);
-	return ctx != NULL;
+	return !!ctx;
 }
 
 void vgsp_irq_request(struct vgsp_mdev *vm)
@@ -265,7 +265,7 @@ static int msi_set(struct vgsp_irqs *irqs, struct vfio_irq_set *hdr,
 			ctx[i] = NULL;
 		}
 		for (i = 0; i < n; i++)
-			any |= slots[i] != NULL;
+			any |= !!slots[i];
 		irqs->mode = any ? mode : VGSP_IRQ_NONE;
 	} else {				/* loopback test */
 		u8 *bools = data;

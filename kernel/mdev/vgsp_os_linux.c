@@ -83,13 +83,13 @@ static void k_log(enum vgsp_log_level level, const char *fmt, ...)
 	vaf.va = &ap;
 	switch (level) {
 	case VGSP_LOG_ERR:
-		printk(KERN_ERR "%pV", &vaf);
+		pr_err("%pV", &vaf);
 		break;
 	case VGSP_LOG_WARN:
-		printk(KERN_WARNING "%pV", &vaf);
+		pr_warn("%pV", &vaf);
 		break;
 	default:
-		printk(KERN_INFO "%pV", &vaf);
+		pr_info("%pV", &vaf);
 		break;
 	}
 	va_end(ap);
