@@ -1,0 +1,245 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * ab-report: compares A (bare metal) and B (guest) open-iov-perf/1 results
+ * and writes a Markdown table plus an SVG chart of oriented B-vs-A perf %
+ * per metric (rules and targets: ab_metrics.h).
+ *
+ * usage: ab-report [--schema SCHEMA.json] [--strict] [--md OUT.md]
+ *                  [--svg OUT.svg] A.json B.json
+ * Refuses (exit 2) inputs that are invalid, or whose device or run_cfg
+ * differ: such a ratio would compare different workloads. Exit 1 with
+ * --strict when a metric misses its target or a side failed verification.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "ab_metrics.h"
+#include "ab_svg.h"
+#include "results_check.h"
+
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void refuse(const char *fmt, const char *a, const char *b, const char *c)
+{
+	fprintf(stderr, "ab-report: refusing to compare: ");
+	fprintf(stderr, fmt, a, b, c);
+	fputc('\n', stderr);
+	exit(2);
+}
+
+static const char *str(const json_t *o, const char *k)
+{
+	const char *s = json_string_value(json_object_get(o, k));
+
+	return s ? s : "?";
+}
+
+static json_t *load(const char *path, const json_t *schema)
+{
+	json_error_t je;
+	json_t *doc;
+	static char err[8192];
+
+	if (schema && results_validate_file(schema, path, err, sizeof(err))) {
+		fprintf(stderr, "%s", err);
+		refuse("%s is not a valid open-iov-perf/1 result%s%s", path, "", "");
+	}
+	doc = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
+	if (!doc) {
+		fprintf(stderr, "ab-report: %s: %s (line %d)\n", path, je.text, je.line);
+		refuse("%s is not JSON%s%s", path, "", "");
+	}
+	if (strcmp(str(doc, "schema"), "open-iov-perf/1"))
+		refuse("%s has schema \"%s\", not open-iov-perf/1%s", path, str(doc, "schema"), "");
+	return doc;
+}
+
+/* Same device and identical run_cfg, key by key, or refuse. */
+static void require_comparable(const json_t *a, const json_t *b)
+{
+	const json_t *ca = json_object_get(a, "run_cfg"), *cb = json_object_get(b, "run_cfg"), *v;
+	const char *k;
+
+	if (strcmp(str(a, "device"), str(b, "device")))
+		refuse("devices differ (A: \"%s\", B: \"%s\")%s", str(a, "device"), str(b, "device"), "");
+	if (!json_is_object(ca) || !json_is_object(cb))
+		refuse("a run_cfg is missing%s%s%s", "", "", "");
+	json_object_foreach((json_t *)ca, k, v)
+		if (!json_equal(v, json_object_get(cb, k)))
+			refuse("run_cfg.%s differs (A: %s, B: %s)", k, str(ca, k),
+			       json_object_get(cb, k) ? str(cb, k) : "absent");
+	json_object_foreach((json_t *)cb, k, v)
+		if (!json_object_get(ca, k))
+			refuse("run_cfg.%s is only in B (%s)%s", k, str(cb, k), "");
+}
+
+static void side(const json_t *m, struct ab_side *s)
+{
+	s->n = (size_t)json_integer_value(json_object_get(m, "n"));
+	s->median = json_number_value(json_object_get(m, "median"));
+	s->min = json_number_value(json_object_get(m, "min"));
+	s->max = json_number_value(json_object_get(m, "max"));
+}
+
+static void describe(FILE *f, const char *label, const char *path, const json_t *d)
+{
+	const json_t *env = json_object_get(d, "environment");
+	const json_t *ver = json_object_get(d, "verification");
+
+	fprintf(f, "| %s | `%s` | %s | %s | %lld | %s (bad %lld) | `%s` |\n", label, path,
+		str(d, "role"), str(d, "created"), json_integer_value(json_object_get(d, "runs")),
+		str(ver, "status"), json_integer_value(json_object_get(ver, "bad")),
+		str(env, "commit"));
+}
+
+/* Median (4 significant digits, no exponent for big numbers), n, and
+ * +-half of the (max-min)/median spread. */
+static void cell(FILE *f, const struct ab_side *s, double spread)
+{
+	if (s->median >= 1000.0)
+		fprintf(f, " %.0f", s->median);
+	else
+		fprintf(f, " %.4g", s->median);
+	fprintf(f, " (n=%zu, ±%.1f%%) |", s->n, spread / 2.0);
+}
+
+int main(int argc, char **argv)
+{
+	const char *md_path = NULL, *svg_path = NULL, *pa = NULL, *pb = NULL, *name;
+	json_t *schema = NULL, *A, *B, *m;
+	struct ab_row *rows;
+	size_t nrows = 0, flagged = 0, i;
+	int strict = 0, a, unverified;
+	FILE *md = stdout;
+	char title[512];
+
+	for (a = 1; a < argc; a++) {
+		if (!strcmp(argv[a], "--schema") && a + 1 < argc) {
+			json_error_t je;
+
+			schema = json_load_file(argv[++a], 0, &je);
+			if (!schema) {
+				fprintf(stderr, "ab-report: schema %s: %s\n", argv[a], je.text);
+				return 2;
+			}
+		} else if (!strcmp(argv[a], "--md") && a + 1 < argc) {
+			md_path = argv[++a];
+		} else if (!strcmp(argv[a], "--svg") && a + 1 < argc) {
+			svg_path = argv[++a];
+		} else if (!strcmp(argv[a], "--strict")) {
+			strict = 1;
+		} else if (argv[a][0] != '-' && !pa) {
+			pa = argv[a];
+		} else if (argv[a][0] != '-' && !pb) {
+			pb = argv[a];
+		} else {
+			pa = NULL;
+			break;
+		}
+	}
+	if (!pa || !pb) {
+		fprintf(stderr, "usage: ab-report [--schema S.json] [--strict] [--md OUT.md] "
+				"[--svg OUT.svg] A.json B.json\n");
+		return 2;
+	}
+	A = load(pa, schema);
+	B = load(pb, schema);
+	require_comparable(A, B);
+
+	rows = calloc(json_object_size(json_object_get(A, "aggregate")) + 1, sizeof(*rows));
+	json_object_foreach(json_object_get(A, "aggregate"), name, m) {
+		json_t *mb = json_object_get(json_object_get(B, "aggregate"), name);
+		struct ab_row *r = &rows[nrows];
+
+		if (!mb)
+			continue; /* listed below as missing */
+		r->name = name;
+		side(m, &r->a);
+		side(mb, &r->b);
+		if (ab_compute(r) != 0) {
+			fprintf(stderr, "ab-report: %s: a non-positive value, no ratio\n", name);
+			continue;
+		}
+		flagged += (size_t)r->flagged;
+		nrows++;
+	}
+	unverified = strcmp(str(json_object_get(A, "verification"), "status"), "OK") ||
+		     strcmp(str(json_object_get(B, "verification"), "status"), "OK");
+
+	if (md_path && !(md = fopen(md_path, "w"))) {
+		perror(md_path);
+		return 2;
+	}
+	snprintf(title, sizeof(title), "%s: B (%s) vs A (%s)", str(A, "device"),
+		 str(B, "role"), str(A, "role"));
+	fprintf(md, "# A/B report — %s\n\n", title);
+	if (unverified)
+		fprintf(md, "**WARNING: a side failed verification; its numbers are not "
+			    "evidence.**\n\n");
+	fputs("| side | file | role | created | runs | verification | commit |\n"
+	      "|---|---|---|---|---|---|---|\n", md);
+	describe(md, "A", pa, A);
+	describe(md, "B", pb, B);
+	fprintf(md, "\nrun_cfg (identical on both sides): n_warm %s, n_malloc %s, n_thru %s, "
+		    "sizes %s.\n\n", str(json_object_get(A, "run_cfg"), "n_warm"),
+		str(json_object_get(A, "run_cfg"), "n_malloc"),
+		str(json_object_get(A, "run_cfg"), "n_thru"),
+		str(json_object_get(A, "run_cfg"), "sizes"));
+	fprintf(md, "Clocks — A host: %s\n\nClocks — B host: %s; B guest: %s\n\n",
+		str(json_object_get(A, "environment"), "host_gpu_clocks"),
+		str(json_object_get(B, "environment"), "host_gpu_clocks"),
+		str(json_object_get(B, "environment"), "guest_gpu_clocks"));
+	fputs("**How to read.** *B/A* is the plain ratio of medians. *perf* is oriented "
+	      "so that 100% = native and below 100% = B worse for every metric "
+	      "(A/B for times, latencies and cycles; B/A for GB/s, GFLOP/s, kernels/s). "
+	      "*range* is perf from the run extremes (worst B vs best A .. best B vs worst A); "
+	      "a range containing 100% means the difference is within run-to-run spread. "
+	      "Each median shows n and ±half its (max−min)/median spread. "
+	      "Targets (contract §3.3): initialization ≤ 2× native (perf ≥ 50%), bulk copies "
+	      "(≥ 1 MiB) and compute ≥ 95%; other classes have no agreed target yet.\n\n", md);
+	fputs("| metric | class | target | A median | B median | B/A % | perf % | range % | verdict |\n"
+	      "|---|---|---|---|---|---|---|---|---|\n", md);
+	for (i = 0; i < nrows; i++) {
+		const struct ab_row *r = &rows[i];
+
+		fprintf(md, "| `%s` | %s | %s |", r->name, r->cls.klass, r->cls.target_text);
+		cell(md, &r->a, r->spread_a_pct);
+		cell(md, &r->b, r->spread_b_pct);
+		fprintf(md, " %.1f | %.1f%s | %.1f–%.1f | %s%s |\n", r->ratio_pct, r->perf_pct,
+			r->cls.dir ? "" : " (unoriented)", r->perf_lo, r->perf_hi,
+			r->flagged ? "**MISSES TARGET**" :
+			r->cls.target_perf_pct > 0 ? "meets target" : "reported",
+			r->within_spread ? " (within spread)" : "");
+	}
+	json_object_foreach(json_object_get(A, "aggregate"), name, m)
+		if (!json_object_get(json_object_get(B, "aggregate"), name))
+			fprintf(md, "| `%s` | — | — | present | **missing in B** | | | | |\n", name);
+	json_object_foreach(json_object_get(B, "aggregate"), name, m)
+		if (!json_object_get(json_object_get(A, "aggregate"), name))
+			fprintf(md, "| `%s` | — | — | **missing in A** | present | | | | |\n", name);
+	fprintf(md, "\n**Summary:** %zu metrics compared, %zu miss their target", nrows, flagged);
+	for (i = 0, a = 0; i < nrows; i++)
+		if (rows[i].flagged)
+			fprintf(md, "%s`%s` (%.1f%%)", a++ ? ", " : ": ", rows[i].name, rows[i].perf_pct);
+	fputs(".\n", md);
+	if (svg_path) {
+		FILE *sf = fopen(svg_path, "w");
+		const char *base = strrchr(svg_path, '/');
+
+		if (!sf) {
+			perror(svg_path);
+			return 2;
+		}
+		ab_svg_write(sf, title, rows, nrows);
+		fclose(sf);
+		fprintf(md, "\n![perf %% per metric](%s)\n", base ? base + 1 : svg_path);
+	}
+	if (md != stdout)
+		fclose(md);
+	free(rows);
+	json_decref(A);
+	json_decref(B);
+	json_decref(schema);
+	return strict && (flagged || unverified) ? 1 : 0;
+}
