@@ -3,7 +3,7 @@
 # (default HEAD), so concurrent uncommitted edits in the shared working tree
 # cannot break (or silently change) what the rig runs. The vfu sources come
 # from the working tree. Prints the binary path and the core commit.
-#   scripts/guest/build-vfu.sh [COMMIT|worktree]
+#   scripts/guest/build-vfu.sh [COMMIT|worktree] [test]   (test: run the unit tests too)
 set -eu
 VGSP_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 rev=${1:-HEAD}
@@ -22,5 +22,8 @@ fi
 out=$VGSP_ROOT/.cache/guest/vfu-$sha
 make -s -C "$core" O="$core/build" core >&2
 make -s -C userspace/vfu CORE_ROOT="$core" CORE_O="$core/build" OUT="$out" all >&2
+if [ "${2:-}" = test ]; then
+	make -s -C userspace/vfu CORE_ROOT="$core" CORE_O="$core/build" OUT="$out" test >&2
+fi
 echo "$out/vgsp-vfu"
 echo "core $sha"
