@@ -168,54 +168,70 @@ static bool access_ok(u64 size, u64 off, u32 len)
 	return off < size && len <= size - off;
 }
 
-/* BAR0 dword by dword through the register model. Lock held. */
-static void bar0_read(struct vgsp_dev *dev, u32 off, void *buf, u32 len)
+/*
+ * BAR0 dword by dword through the register model. Lock held. Returns
+ * whether any dword touched was unmodelled (counted once per access).
+ */
+static bool bar0_read(struct vgsp_dev *dev, u32 off, void *buf, u32 len)
 {
 	u8 bytes[8];
 	u32 base = off & ~3U, end = off + len, o;
+	bool unknown = false;
 
 	for (o = base; o < end; o += 4) {
 		u32 v;
 
 		if (!vgsp_regmodel_read(dev, &dev->regs, o, &v))
-			dev->cnt.bar0_unknown_reads++;
+			unknown = true;
 		bytes[o - base] = v & 0xff;
 		bytes[o - base + 1] = (v >> 8) & 0xff;
 		bytes[o - base + 2] = (v >> 16) & 0xff;
 		bytes[o - base + 3] = v >> 24;
 	}
 	memcpy(buf, bytes + (off - base), len);
+	return unknown;
 }
 
 /*
- * Sub-dword writes merge into the current stored value (not the handler's
- * computed one) so a byte write never triggers read side effects.
+ * A write narrower than a dword only changes its own byte lanes: the other
+ * lanes carry the stored value, except write-1-to-clear bits, which carry
+ * 0 so that an untouched lane never clears anything. The stored value (not
+ * a read handler's computed one) is used, so a byte write never triggers a
+ * read side effect.
  */
-static void bar0_write(struct vgsp_dev *dev, u32 off, const void *buf,
+static bool bar0_write(struct vgsp_dev *dev, u32 off, const void *buf,
 		       u32 len)
 {
 	const u8 *in = buf;
 	u32 base = off & ~3U, end = off + len, o;
+	bool unknown = false;
 
 	for (o = base; o < end; o += 4) {
-		u32 v, i;
+		int slot = vgsp_regmodel_find(&dev->regs, o);
+		u32 v = 0, lanes = 0, i;
 
-		if (vgsp_regmodel_find(&dev->regs, o) < 0) {
-			vgsp_regmodel_write(dev, &dev->regs, o, 0);
-			dev->cnt.bar0_unknown_writes++;
-			continue;
-		}
-		v = vgsp_reg_peek(&dev->regs, o);
 		for (i = 0; i < 4; i++) {
 			u32 a = o + i;
 
 			if (a < off || a >= end)
 				continue;
-			v &= ~(0xffU << (8 * i));
+			lanes |= 0xffU << (8 * i);
 			v |= (u32)in[a - off] << (8 * i);
+		}
+		if (slot < 0) {
+			vgsp_regmodel_write(dev, &dev->regs, o, v);
+			unknown = true;
+			continue;
+		}
+		if (lanes != ~0U) {
+			u32 keep = dev->regs.values[slot] &
+				   ~dev->regs.slots[slot].reg->w1c_mask;
+
+			v |= keep & ~lanes;
 		}
 		vgsp_regmodel_write(dev, &dev->regs, o, v);
 	}
+	return unknown;
 }
 
 static struct vgsp_aperture *aperture_of(struct vgsp_dev *dev,
@@ -236,7 +252,8 @@ int vgsp_dev_bar_read(struct vgsp_dev *dev, unsigned int bar, u64 off,
 			dev->cnt.bar0_bad++;
 			goto bad;
 		}
-		bar0_read(dev, (u32)off, buf, len);
+		if (bar0_read(dev, (u32)off, buf, len))
+			dev->cnt.bar0_unknown_reads++;
 		dev->cnt.bar0_reads++;
 		goto ok;
 	}
@@ -274,7 +291,8 @@ int vgsp_dev_bar_write(struct vgsp_dev *dev, unsigned int bar, u64 off,
 			dev->cnt.bar0_bad++;
 			goto out;
 		}
-		bar0_write(dev, (u32)off, buf, len);
+		if (bar0_write(dev, (u32)off, buf, len))
+			dev->cnt.bar0_unknown_writes++;
 		dev->cnt.bar0_writes++;
 		ret = 0;
 		goto out;

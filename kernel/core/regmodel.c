@@ -87,6 +87,7 @@ int vgsp_regmodel_init(struct vgsp_regmodel *rm,
 		}
 	}
 	rm->nslots = n;
+	memset(&rm->unknown, 0, sizeof(rm->unknown));
 	vgsp_regmodel_reset(rm);
 	return 0;
 }
@@ -106,7 +107,6 @@ void vgsp_regmodel_reset(struct vgsp_regmodel *rm)
 
 	for (i = 0; i < rm->nslots; i++)
 		rm->values[i] = rm->slots[i].reg->reset;
-	memset(&rm->unknown, 0, sizeof(rm->unknown));
 }
 
 int vgsp_regmodel_find(const struct vgsp_regmodel *rm, u32 offset)

@@ -76,6 +76,7 @@ int vgsp_regmodel_init(struct vgsp_regmodel *rm,
 		       const struct vgsp_reg_table *tables,
 		       unsigned int ntables);
 void vgsp_regmodel_fini(struct vgsp_regmodel *rm);
+/* Reset values again; the unknown-offset histogram is kept (worklist). */
 void vgsp_regmodel_reset(struct vgsp_regmodel *rm);
 
 /* Slot index for a dword offset, or -1. */
