@@ -83,15 +83,20 @@ verdict=$(grep -a 'VERDICT' "$RUN/console.txt" | tail -1 | sed 's/.*VERDICT //')
 	echo "times: qemu-fetch ${t_q}s guest-build ${t_g}s vfu-build ${t_b}s boot+run ${t_r}s (qemu rc=$rc)"
 	echo "verdict: $verdict"
 	echo "--- guest rung1 lines"
-	grep -a 'rung1:' "$RUN/console.txt" | grep -v 'kernel log' || true
-	echo "--- guest NVRM / Xid lines (first 40, deduplicated in order)"
-	grep -a -E 'NVRM|Xid' "$RUN/console.txt" | sed 's/^dmesg: //; s/^\[ *[0-9.]*\] //' | awk '!seen[$0]++' | head -40
+	grep -a -E 'rung1:|cuinit:|^GPU [0-9]+:|No devices' "$RUN/console.txt" | grep -v 'kernel log' || true
+	echo "--- guest NVRM / Xid lines (kernel log order, repeats dropped, first 60)"
+	grep -a '^dmesg: ' "$RUN/console.txt" | grep -a -E 'NVRM|Xid' | sed 's/^dmesg: //; s/^\[ *[0-9.]*\] //' | awk '!seen[$0]++' | head -60
 	echo "--- vgsp-vfu counters"
 	sed -n '/^== counters/,/^== /p' "$RUN/vfu-stats.txt" 2>/dev/null | grep -v '^==' | awk '$2 != 0'
 	echo "--- vgsp-vfu frontend"
 	sed -n '/^== vfu/,$p' "$RUN/vfu-stats.txt" 2>/dev/null | grep -v '^=='
 	echo "--- bar0_unknown (first 30)"
 	sed -n '/^== bar0_unknown/,/^== /p' "$RUN/vfu-stats.txt" 2>/dev/null | grep -v '^==' | head -30
+	# GSP emulation views (whatever the core at this commit provides).
+	for v in $(sed -n 's/^== \(gsp_[a-z_]*\|rpc_log\)$/\1/p' "$RUN/vfu-stats.txt" 2>/dev/null); do
+		echo "--- $v (first 80 lines)"
+		sed -n "/^== $v\$/,/^== /p" "$RUN/vfu-stats.txt" | grep -v '^==' | head -80
+	done
 } > "$RUN/summary.txt"
 cat "$RUN/summary.txt"
 echo "run-rung1: results in $RUN"
