@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * Guest-driver replay client: drives an emulated GH100 the way OpenRM
+ * 535.261.03 does at first open (FSP COT boot, message queues in guest
+ * memory, INIT_DONE, version handshake, static info, root/device/subdevice,
+ * init-time internal controls, free, unload) and writes a deterministic
+ * transcript of what came back.
+ *
+ * It only needs a small transport, so the same code runs in-process
+ * against the core (cmocka) and in a VM through VFIO against vgsp.ko.
+ */
+#ifndef VGSP_REPLAY_H
+#define VGSP_REPLAY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct rp_transport {
+	void *ctx;
+	uint32_t (*rd32)(void *ctx, uint32_t off);		/* BAR0 */
+	void (*wr32)(void *ctx, uint32_t off, uint32_t val);	/* BAR0 */
+	/*
+	 * @size bytes (page multiple) of zeroed guest memory the device sees
+	 * at *iova; *va is the CPU's view. 0 or -errno.
+	 */
+	int (*mem_alloc)(void *ctx, size_t size, void **va, uint64_t *iova);
+	/* Wait for the device interrupt; 0, or -ETIMEDOUT after @ms. */
+	int (*wait_irq)(void *ctx, unsigned int ms);
+	uint64_t (*now_ns)(void *ctx);
+	/* Device reset (VFIO_DEVICE_RESET / vgsp_dev_reset). 0 or -errno. */
+	int (*reset)(void *ctx);
+	uint8_t uuid[16];	/* instance UUID (checks static info / GID) */
+};
+
+struct rp_transcript {
+	char *buf;
+	size_t len, cap;
+};
+
+/* Optional per-RPC timing (microbenchmark). */
+struct rp_bench {
+	unsigned int n;
+	uint64_t *rpc_ns;	/* n samples: doorbell -> reply seen */
+	uint64_t *bar0_ns;	/* n samples: one BAR0 read */
+};
+
+struct rp_client;
+
+struct rp_client *rp_new(const struct rp_transport *t);
+void rp_free(struct rp_client *c);
+const struct rp_transcript *rp_transcript(const struct rp_client *c);
+
+/* The whole OpenRM-style sequence; 0 if every step behaved. */
+int rp_run_init(struct rp_client *c);
+/* Boot + handshake only (no unload): for bench and bad-input runs. */
+int rp_boot(struct rp_client *c);
+/* Malformed input after rp_boot(); transcript of the device's answers. */
+int rp_run_bad(struct rp_client *c);
+/* Round trips of a cheap control and of a BAR0 read, after rp_boot(). */
+int rp_run_bench(struct rp_client *c, struct rp_bench *b);
+
+/* First differing line of @got vs @want, or -1 if equal. */
+int rp_transcript_diff(const char *got, const char *want, char *why,
+		       size_t whylen);
+
+#endif /* VGSP_REPLAY_H */

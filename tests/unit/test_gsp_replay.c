@@ -1,0 +1,472 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * The emulated GSP driven end to end by the guest-driver replay client
+ * (tests/replay/replay.c) in-process: guest memory is a malloc'd arena
+ * behind the frontend's dma ops, interrupts a counter and a condvar.
+ * Transcripts are compared with the golden files the VM run also uses.
+ * Set VGSP_UPDATE_GOLDEN=1 to rewrite them (then review the diff).
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <cmocka.h>
+
+#include "device.h"
+#include "view.h"
+#include "os_user.h"
+#include "gsp/gsp_priv.h"
+#include "../replay/replay.c"
+
+#define ARENA_IOVA	0x2345670000ULL
+#define GOLDEN_DIR	"tests/replay/golden/"
+
+static const u8 inst_uuid[16] = { 0x5e, 0x1f, 0x00, 0x2a, 0x91, 0x3c,
+				  0x4d, 0x7e, 0x8f, 0x90, 0xa1, 0xb2,
+				  0xc3, 0xd4, 0xe5, 0xf6 };
+
+struct inproc {
+	struct vgsp_dev *dev;
+	struct rp_transport t;
+	u8 *mem;
+	size_t size;
+	bool dma_fail;
+	pthread_mutex_t m;
+	pthread_cond_t cv;
+	unsigned int irqs;
+};
+
+static int ip_dma(struct inproc *ip, u64 iova, void *buf, size_t len,
+		  bool write)
+{
+	if (ip->dma_fail || !ip->mem || iova < ARENA_IOVA ||
+	    iova - ARENA_IOVA > ip->size || len > ip->size - (iova - ARENA_IOVA))
+		return -EFAULT;
+	if (write)
+		memcpy(ip->mem + (iova - ARENA_IOVA), buf, len);
+	else
+		memcpy(buf, ip->mem + (iova - ARENA_IOVA), len);
+	return 0;
+}
+
+static int ip_dma_read(void *fe, u64 iova, void *buf, size_t len)
+{
+	return ip_dma(fe, iova, buf, len, false);
+}
+
+static int ip_dma_write(void *fe, u64 iova, const void *buf, size_t len)
+{
+	return ip_dma(fe, iova, (void *)buf, len, true);
+}
+
+static bool ip_irq(void *fe, unsigned int vector)
+{
+	struct inproc *ip = fe;
+
+	pthread_mutex_lock(&ip->m);
+	ip->irqs++;
+	pthread_cond_signal(&ip->cv);
+	pthread_mutex_unlock(&ip->m);
+	return true;
+}
+
+static const struct vgsp_fe_ops ip_fe_ops = {
+	.dma_read = ip_dma_read,
+	.dma_write = ip_dma_write,
+	.irq_signal = ip_irq,
+};
+
+static uint32_t ip_rd32(void *ctx, uint32_t off)
+{
+	struct inproc *ip = ctx;
+	u32 v = 0xffffffff;
+
+	vgsp_dev_bar_read(ip->dev, VGSP_BAR0, off, &v, 4);
+	return v;
+}
+
+static void ip_wr32(void *ctx, uint32_t off, uint32_t val)
+{
+	struct inproc *ip = ctx;
+
+	vgsp_dev_bar_write(ip->dev, VGSP_BAR0, off, &val, 4);
+}
+
+static int ip_mem_alloc(void *ctx, size_t size, void **va, uint64_t *iova)
+{
+	struct inproc *ip = ctx;
+
+	ip->mem = aligned_alloc(4096, size);
+	if (!ip->mem)
+		return -ENOMEM;
+	memset(ip->mem, 0, size);
+	ip->size = size;
+	*va = ip->mem;
+	*iova = ARENA_IOVA;
+	return 0;
+}
+
+static int ip_wait_irq(void *ctx, unsigned int ms)
+{
+	struct inproc *ip = ctx;
+	struct timespec ts;
+	int ret = 0;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	ts.tv_sec += ms / 1000;
+	ts.tv_nsec += (long)(ms % 1000) * 1000000;
+	if (ts.tv_nsec >= 1000000000) {
+		ts.tv_sec++;
+		ts.tv_nsec -= 1000000000;
+	}
+	pthread_mutex_lock(&ip->m);
+	while (!ip->irqs && ret == 0)
+		ret = pthread_cond_timedwait(&ip->cv, &ip->m, &ts);
+	if (ip->irqs) {
+		ip->irqs--;
+		ret = 0;
+	} else {
+		ret = -ETIMEDOUT;
+	}
+	pthread_mutex_unlock(&ip->m);
+	return ret;
+}
+
+static uint64_t ip_now(void *ctx)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static int ip_reset(void *ctx)
+{
+	struct inproc *ip = ctx;
+
+	vgsp_dev_reset(ip->dev);
+	pthread_mutex_lock(&ip->m);
+	ip->irqs = 0;
+	pthread_mutex_unlock(&ip->m);
+	return 0;
+}
+
+static int setup(void **state)
+{
+	struct inproc *ip = calloc(1, sizeof(*ip));
+
+	vgsp_os_user_init();
+	assert_non_null(ip);
+	pthread_mutex_init(&ip->m, NULL);
+	pthread_cond_init(&ip->cv, NULL);
+	ip->dev = vgsp_dev_create(vgsp_profile_find("h100-10g"), inst_uuid, 8,
+				  &ip_fe_ops, ip);
+	assert_non_null(ip->dev);
+	assert_non_null(ip->dev->gsp);
+	ip->t = (struct rp_transport){
+		.ctx = ip, .rd32 = ip_rd32, .wr32 = ip_wr32,
+		.mem_alloc = ip_mem_alloc, .wait_irq = ip_wait_irq,
+		.now_ns = ip_now, .reset = ip_reset,
+	};
+	memcpy(ip->t.uuid, inst_uuid, 16);
+	*state = ip;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct inproc *ip = *state;
+
+	vgsp_dev_destroy(ip->dev);
+	free(ip->mem);
+	free(ip);
+	return 0;
+}
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf;
+	long n;
+
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	buf = calloc(1, (size_t)n + 1);
+	if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+		free(buf);
+		buf = NULL;
+	}
+	fclose(f);
+	return buf;
+}
+
+static void check_golden(const struct rp_client *c, const char *name)
+{
+	const char *dir = getenv("VGSP_SRCDIR");
+	char path[512], why[512];
+	char *want;
+
+	snprintf(path, sizeof(path), "%s%s" GOLDEN_DIR "%s",
+		 dir ? dir : "", dir ? "/" : "", name);
+	if (getenv("VGSP_UPDATE_GOLDEN")) {
+		FILE *f = fopen(path, "wb");
+
+		assert_non_null(f);
+		fputs(rp_transcript(c)->buf, f);
+		fclose(f);
+	}
+	want = slurp(path);
+	if (!want)
+		fail_msg("golden file %s missing", path);
+	if (rp_transcript_diff(rp_transcript(c)->buf, want, why,
+			       sizeof(why)) >= 0) {
+		fprintf(stderr, "%s", rp_transcript(c)->buf);
+		fail_msg("%s differs: %s", name, why);
+	}
+	free(want);
+}
+
+/* Copy of the GSP state under the lock (the worker may be running). */
+static struct vgsp_gsp_errs errs(struct inproc *ip)
+{
+	struct vgsp_gsp_errs e;
+
+	vgsp_dev_lock(ip->dev);
+	e = ip->dev->gsp->st.e;
+	vgsp_dev_unlock(ip->dev);
+	return e;
+}
+
+static struct vgsp_fn_stat fn_stat(struct inproc *ip, unsigned int fn)
+{
+	struct vgsp_fn_stat s;
+
+	vgsp_dev_lock(ip->dev);
+	s = ip->dev->gsp->st.fn[fn];
+	vgsp_dev_unlock(ip->dev);
+	return s;
+}
+
+static void test_init_matches_golden(void **state)
+{
+	struct inproc *ip = *state;
+	struct rp_client *c = rp_new(&ip->t);
+	struct vgsp_gsp_errs e;
+
+	assert_non_null(c);
+	assert_int_equal(rp_run_init(c), 0);
+	check_golden(c, "init.txt");
+
+	e = errs(ip);
+	assert_int_equal(e.boots, 1);
+	assert_int_equal(e.checksum_bad + e.elem_count_bad + e.length_bad +
+			 e.cmdq_hdr_bad + e.shm_errors + e.msgs_dropped +
+			 e.seq_bad + e.rpc_hdr_bad + e.unknown_functions, 0);
+	/* every command consumed; 72/73 counted without replies */
+	assert_int_equal(fn_stat(ip, 72).req, 1);
+	assert_int_equal(fn_stat(ip, 73).req, 1);
+	assert_int_equal(fn_stat(ip, 76).err, 0);
+	assert_int_equal(fn_stat(ip, 103).ok, 3);
+	assert_int_equal(fn_stat(ip, 10).ok, 1);
+	/* INIT_DONE + one reply per synchronous RPC */
+	assert_int_equal(e.msgs_tx, e.msgs_rx - 2 + 1);
+	assert_true(e.irqs >= 9);
+	/* the free cascaded: only GSP-RM's three internal objects remain */
+	assert_int_equal(ip->dev->gsp->objs.used, 3);
+	rp_free(c);
+}
+
+static void test_bad_input_then_fresh_init(void **state)
+{
+	struct inproc *ip = *state;
+	struct rp_client *c = rp_new(&ip->t);
+	struct vgsp_gsp_errs e;
+
+	assert_non_null(c);
+	assert_int_equal(rp_run_bad(c), 0);
+	check_golden(c, "bad.txt");
+	e = errs(ip);
+	assert_int_equal(e.checksum_bad, 1);
+	assert_int_equal(e.elem_count_bad, 3);
+	assert_int_equal(e.length_bad, 2);
+	assert_int_equal(e.rpc_hdr_bad, 1);
+	assert_true(e.cmdq_hdr_bad >= 4);
+	assert_int_equal(e.unknown_functions, 1);
+	assert_int_equal(e.version_refused, 1);
+	assert_int_equal(e.resets, 1);
+	assert_int_equal(e.boots, 2);
+	assert_true(e.doorbells > 5000);
+	/* the storm woke the worker far fewer times than it rang */
+	assert_true(e.worker_runs < e.doorbells);
+	rp_free(c);
+}
+
+/* Both queues wrap; two-slot messages straddle the end of the ring. */
+static void test_wraparound_multislot(void **state)
+{
+	struct inproc *ip = *state;
+	struct rp_client *c = rp_new(&ip->t);
+	static u8 p[0x18 + 0x1800];
+	unsigned int i;
+	int irq;
+
+	assert_non_null(c);
+	assert_int_equal(rp_boot(c), 0);
+	for (i = 0; i < 150; i++) {
+		u32 size = (i % 3) ? 0x1800 : 4;
+
+		memset(p, 0, sizeof(p));
+		put32(p, 0x00, c->h_client);
+		put32(p, 0x04, c->h_subdevice);
+		put32(p, 0x08, (i % 3) ? CTRL_GPU_GET_CHIP_INFO :
+			       CTRL_GET_SMC_MODE);
+		put32(p, 0x10, size);
+		memset(p + 0x18 + 4, (int)i, size - 4);
+		assert_int_equal(rpc(c, FN_GSP_RM_CONTROL, p, 0x18 + size, 0,
+				     &irq), 0);
+		assert_int_equal(irq, 1);
+		assert_int_equal(get32(rep_payload(c), 0x0c),
+				 (i % 3) ? 0x56 : 0);
+		/* params echoed through both wrapping queues intact */
+		assert_memory_equal(rep_payload(c) + 0x18 + 4, p + 0x18 + 4,
+				    size - 4);
+	}
+	assert_true(c->cmd_seq > 2 * MSG_COUNT);
+	assert_int_equal(errs(ip).seq_bad, 0);
+	assert_int_equal(errs(ip).checksum_bad, 0);
+	rp_free(c);
+}
+
+/* Guest memory disappears mid-flight: errors counted, nothing hangs. */
+static void test_unmapped_midflight(void **state)
+{
+	struct inproc *ip = *state;
+	struct rp_client *c = rp_new(&ip->t);
+	u8 p[0x18 + 4];
+	int i;
+
+	assert_non_null(c);
+	assert_int_equal(rp_boot(c), 0);
+	memset(p, 0, sizeof(p));
+	put32(p, 0x00, c->h_client);
+	put32(p, 0x04, c->h_subdevice);
+	put32(p, 0x08, CTRL_GET_SMC_MODE);
+	put32(p, 0x10, 4);
+	ip->dma_fail = true;
+	assert_int_equal(send_rpc(c, FN_GSP_RM_CONTROL, p, sizeof(p), 0,
+				  &no_tamper), 0);
+	for (i = 0; i < 200 && !errs(ip).shm_errors; i++) {
+		struct timespec ts = { 0, 1000000 };
+
+		nanosleep(&ts, NULL);
+	}
+	assert_true(errs(ip).shm_errors > 0);
+	assert_true(ip->dev->cnt.dma_errors > 0);
+	ip->dma_fail = false;
+	/* the instance recovers through a reset and a fresh init */
+	vgsp_dev_reset(ip->dev);
+	c->tr.len = 0;
+	assert_int_equal(rp_run_init(c), 0);
+	check_golden(c, "init.txt");
+	rp_free(c);
+}
+
+/* The guest driver reported an unsupported version: refused loudly. */
+static void test_unsupported_version(void **state)
+{
+	struct inproc *ip = *state;
+	struct rp_client *c = rp_new(&ip->t);
+	unsigned int before = vgsp_os_user_log_count(VGSP_LOG_ERR);
+
+	assert_non_null(c);
+	assert_int_equal(rp_boot(c), 0);
+	guest_system_info(c, "550.54.14");
+	assert_int_equal(rep_result(c), 0x56);
+	assert_string_equal(ip->dev->gsp->guest_version, "550.54.14");
+	assert_true(ip->dev->gsp->refused);
+	assert_int_equal(vgsp_os_user_log_count(VGSP_LOG_ERR), before + 1);
+	rp_free(c);
+}
+
+struct sbuf {
+	struct vgsp_printer p;
+	char buf[65536];
+	size_t len;
+};
+
+static void sbuf_print(struct vgsp_printer *p, const char *fmt, ...)
+{
+	struct sbuf *s = (struct sbuf *)p;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(s->buf + s->len, sizeof(s->buf) - s->len, fmt, ap);
+	va_end(ap);
+	if (n > 0 && (size_t)n < sizeof(s->buf) - s->len)
+		s->len += (size_t)n;
+}
+
+static const char *view(struct inproc *ip, const char *name)
+{
+	static struct sbuf s;
+	unsigned int i;
+
+	memset(&s, 0, sizeof(s));
+	s.p.print = sbuf_print;
+	for (i = 0; i < vgsp_gsp_nviews; i++)
+		if (!strcmp(vgsp_gsp_views[i].name, name))
+			vgsp_gsp_views[i].show(ip->dev, &s.p);
+	return s.buf;
+}
+
+static void test_views(void **state)
+{
+	struct inproc *ip = *state;
+	struct rp_client *c = rp_new(&ip->t);
+
+	assert_non_null(c);
+	assert_int_equal(rp_run_init(c), 0);
+	assert_non_null(strstr(view(ip, "gsp_state"), "boot running\n"));
+	assert_non_null(strstr(view(ip, "gsp_state"),
+			       "guest_version 535.261.03\n"));
+	assert_non_null(strstr(view(ip, "gsp_rpc"),
+			       "103 GSP_RM_ALLOC 3 3 0\n"));
+	assert_non_null(strstr(view(ip, "gsp_rpc"),
+			       "72 GSP_SET_SYSTEM_INFO 1 1 0\n"));
+	assert_non_null(strstr(view(ip, "gsp_controls"),
+			       "0x20800a36 INTERNAL_GPU_GET_CHIP_INFO 1 1 0x56\n"));
+	assert_non_null(strstr(view(ip, "gsp_controls"),
+			       "0x20800a5c INTERNAL_INTR_GET_KERNEL_TABLE 1 0 0x0\n"));
+	assert_non_null(strstr(view(ip, "gsp_queue"), "statq_msg_count 63\n"));
+	assert_non_null(strstr(view(ip, "gsp_latency"), "count "));
+	assert_null(strstr(view(ip, "gsp_latency"), "count 0\n"));
+	assert_non_null(strstr(view(ip, "rpc_log"), "GSP_RM_CONTROL 0x20800a4c"));
+	rp_free(c);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_init_matches_golden,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_bad_input_then_fresh_init,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_wraparound_multislot,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_unmapped_midflight,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_unsupported_version,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_views, setup, teardown),
+	};
+
+	return cmocka_run_group_tests_name("gsp_replay", tests, NULL, NULL);
+}
