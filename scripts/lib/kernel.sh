@@ -101,7 +101,17 @@ kmod_stage() {
 	_dst=$1; shift
 	_mroot=$KDIR/root/lib/modules/$KREL
 	mkdir -p "$_dst"
-	kmod_order "$_mroot" "$@" >"$_dst/load.order.tmp"
+	_top=
+	for _m in "$@"; do
+		# Built into this kernel (e.g. virtio_pci on 6.12): nothing to load.
+		if [ -z "$(kmod_file "$_mroot" "$_m")" ] &&
+			grep -qE "/($_m|$(printf %s "$_m" | tr _ -))\.ko$" "$_mroot/modules.builtin" 2>/dev/null; then
+			continue
+		fi
+		_top="$_top $_m"
+	done
+	# shellcheck disable=SC2086
+	kmod_order "$_mroot" $_top >"$_dst/load.order.tmp"
 	while read -r _m; do
 		_f=$(kmod_file "$_mroot" "$_m")
 		case $_f in

@@ -9,10 +9,16 @@ module_build() {
 	mkdir -p "$_md"
 	# Fresh copy each time: stale objects from removed sources must not link.
 	find "$_md" -mindepth 1 -delete
-	cp -R "$ROOT/kernel/." "$_md/"
+	if [ "${VGSP_FROM_HEAD:-}" ]; then
+		# The committed kernel/ only: others' uncommitted edits stay out.
+		git -C "$ROOT" archive HEAD kernel | tar -x -C "$_md" --strip-components=1 ||
+			die "git archive HEAD kernel failed"
+	else
+		cp -R "$ROOT/kernel/." "$_md/"
+	fi
 	log "module: building vgsp.ko for $KREL"
 	if ! make -C "$KHDR" M="$_md" modules >"$_md/build.log" 2>&1; then
-		grep -E 'error|Error' "$_md/build.log" | head -n 20 >&2
+		grep -iE 'error|undefined' "$_md/build.log" | head -n 20 >&2
 		die "module build failed for $KREL (log: $_md/build.log)"
 	fi
 	MODKO=$_md/vgsp.ko

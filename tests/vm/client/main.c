@@ -3,8 +3,10 @@
  * vgsp-vfiotest <command> ...
  *   full <uuid>              every VFIO check on an existing instance
  *   smoke <uuid>             open, print identity/BARs/IRQs, exercise, close
- *   hold <uuid> <s> <ready>  open, arm REQ, touch <ready>, wait <s> s for
- *                            the REQ eventfd (sent when removal is asked), close
+ *   hold <uuid> <s> <ready> [min]
+ *                            open, arm REQ, touch <ready>, wait up to <s> s
+ *                            for the REQ eventfd (sent when removal is
+ *                            asked), keep the device at least [min] s, close
  *   cycle <type> <n>         n x (create, open, close, remove) of <type>
  * Exit status 0 when no check failed.
  */
@@ -17,6 +19,7 @@
 #include <string.h>
 #include <sys/eventfd.h>
 #include <sys/ioctl.h>
+#include <time.h>
 #include <unistd.h>
 #include "rig.h"
 
@@ -97,8 +100,9 @@ static int cmd_smoke(const char *uuid)
 	return r ? 1 : 0;
 }
 
-static int cmd_hold(const char *uuid, int secs, const char *ready)
+static int cmd_hold(const char *uuid, int secs, const char *ready, int min)
 {
+	time_t t0 = time(NULL);
 	int32_t efd = eventfd(0, 0);
 	struct pollfd p = { .fd = efd, .events = POLLIN };
 	struct vdev d;
@@ -112,8 +116,11 @@ static int cmd_hold(const char *uuid, int secs, const char *ready)
 	if (fd >= 0)
 		close(fd);
 	r = r ? 3 : poll(&p, 1, secs * 1000) == 1 ? 0 : 4;
-	printf("hold: %s\n", r == 0 ? "REQ received, releasing" :
-	       r == 3 ? "cannot arm REQ" : "no REQ before timeout, releasing");
+	printf("hold: %s after %ld s\n", r == 0 ? "REQ received" :
+	       r == 3 ? "cannot arm REQ" : "no REQ before timeout", (long)(time(NULL) - t0));
+	/* Keep it open a while longer, so the caller can see remove block. */
+	while (time(NULL) - t0 < min)
+		sleep(1);
 	vdev_close(&d);
 	return r;
 }
@@ -159,10 +166,10 @@ int main(int argc, char **argv)
 		return cmd_full(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "smoke"))
 		return cmd_smoke(argv[2]);
-	if (argc == 5 && !strcmp(argv[1], "hold"))
-		return cmd_hold(argv[2], atoi(argv[3]), argv[4]);
+	if ((argc == 5 || argc == 6) && !strcmp(argv[1], "hold"))
+		return cmd_hold(argv[2], atoi(argv[3]), argv[4], argc == 6 ? atoi(argv[5]) : 0);
 	if (argc == 4 && !strcmp(argv[1], "cycle"))
 		return cmd_cycle(argv[2], atoi(argv[3]));
-	fprintf(stderr, "usage: vgsp-vfiotest full|smoke <uuid> | hold <uuid> <s> <ready> | cycle <type> <n>\n");
+	fprintf(stderr, "usage: vgsp-vfiotest full|smoke <uuid> | hold <uuid> <s> <ready> [min] | cycle <type> <n>\n");
 	return 2;
 }

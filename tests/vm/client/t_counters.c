@@ -112,7 +112,7 @@ void t_counters(struct vdev *d)
 	snprintf(path, sizeof(path), "/sys/kernel/debug/vgsp/%s/bar0_unknown", d->uuid);
 	read_file(path, hist, sizeof(hist));
 	check(strstr(hist, "0xfffff0 reads") != NULL, "debugfs.bar0_unknown_lists_offset",
-	      "no '0xfffff0 reads' line in bar0_unknown");
+	      "no '0xfffff0 reads' line in bar0_unknown: '%.200s'", hist);
 }
 
 void t_openclose_counters(const char *uuid)

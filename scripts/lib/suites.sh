@@ -1,0 +1,98 @@
+# shellcheck shell=sh
+# `test`: run every suite, each ending with "N passed, N failed", and sum
+# them into one final line. A suite that dies before its summary line
+# counts as one failure, so a crash can never read as success.
+
+TOTAL_P=0
+TOTAL_F=0
+SUITE_LINES=
+
+suite_add() {  # name passed failed seconds
+	TOTAL_P=$((TOTAL_P + $2))
+	TOTAL_F=$((TOTAL_F + $3))
+	SUITE_LINES="$SUITE_LINES$(printf '  %-22s %4s passed, %3s failed  (%ss)' "$1" "$2" "$3" "$4")
+"
+}
+
+# A make-based unit suite: run_make_suite NAME DIR TARGET
+run_make_suite() {
+	_log=$BUILD/logs/$1.log
+	_t0=$(now)
+	log "suite $1: make -C $2 $3"
+	_rc=0
+	make -C "$2" "$3" >"$_log" 2>&1 || _rc=$?
+	_s=$(summary_of "$_log")
+	if [ -z "$_s" ]; then
+		tail -n 20 "$_log" >&2
+		echo "FAIL $1: no summary line (make exit $_rc, log $_log)"
+		suite_add "$1" 0 1 $(($(now) - _t0))
+		return
+	fi
+	set -- "$1" $_s
+	[ "$_rc" = 0 ] || [ "$3" != 0 ] || { echo "FAIL $1: make exit $_rc with 0 failed"; set -- "$1" "$2" 1; }
+	grep -aE '^FAIL' "$_log" | head -n 30 || true
+	suite_add "$1" "$2" "$3" $(($(now) - _t0))
+}
+
+has_target() { [ -f "$1/Makefile" ] && grep -q "^$2:" "$1/Makefile"; }
+
+run_unit_suites() {
+	if has_target "$ROOT" unit; then run_make_suite unit "$ROOT" unit
+	else echo "FAIL unit: top-level Makefile has no 'unit' target"; suite_add unit 0 1 0; fi
+	for _sp in userspace/cuda userspace/hostd; do
+		has_target "$ROOT/$_sp" test && run_make_suite "$(echo "$_sp" | tr / -)" "$ROOT/$_sp" test
+	done
+	return 0
+}
+
+# Runs in a subshell (die exits it): build for kernel $1 and boot the tests.
+vm_suite_body() {
+	_log=$2
+	_t0=$(now)
+	prepare_kernel "$1"
+	_t1=$(now)
+	log "suite vm-$1: booting $KREL under TCG"
+	_rc=0
+	vm_boot test "$_log" || _rc=$?
+	echo "$_rc" >"$_log.rc"
+	echo "$KREL prepare $((_t1 - _t0))s boot+tests $(($(now) - _t1))s" >"$_log.time"
+}
+
+run_vm_suite() {
+	_log=$BUILD/logs/vm-$1.log
+	rm -f "$_log" "$_log.rc" "$_log.time" "$_log.qemu"
+	_t0=$(now)
+	(vm_suite_body "$1" "$_log") || true
+	_qrc=$(cat "$_log.rc" 2>/dev/null || echo none)
+	_s=$(summary_of "$_log")
+	if [ "${RIG_VERBOSE:-}" ]; then
+		grep -aE '^(PASS|FAIL|SKIP|==|  )' "$_log" | tr -d '\r' || true
+	else
+		grep -aE '^(FAIL|SKIP) ' "$_log" 2>/dev/null | tr -d '\r' || true
+	fi
+	[ -f "$_log.time" ] && log "vm-$1: $(cat "$_log.time")"
+	if [ -z "$_s" ]; then
+		echo "FAIL vm-$1: no summary line (QEMU exit $_qrc; log $_log)"
+		[ -f "$_log" ] && tail -n 40 "$_log" | tr -d '\r'
+		[ -f "$_log.qemu" ] && cat "$_log.qemu"
+		suite_add "vm-$1" 0 1 $(($(now) - _t0))
+		return
+	fi
+	set -- "$1" $_s
+	if [ "$_qrc" != 33 ] && [ "$3" = 0 ]; then
+		echo "FAIL vm-$1: guest reported 0 failed but QEMU exited $_qrc (want 33)"
+		set -- "$1" "$2" 1
+	fi
+	suite_add "vm-$1" "$2" "$3" $(($(now) - _t0))
+}
+
+run_all_suites() {
+	_unit=$1; shift
+	mkdir -p "$BUILD/logs"
+	[ -z "$_unit" ] || run_unit_suites
+	for _k in "$@"; do run_vm_suite "$_k"; done
+	echo "suites:"
+	printf '%s' "$SUITE_LINES"
+	echo "$TOTAL_P passed, $TOTAL_F failed"
+	[ "$TOTAL_F" = 0 ]
+}

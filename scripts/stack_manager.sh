@@ -1,0 +1,99 @@
+#!/bin/sh
+# vgsp stack manager: set up, build, test and demo vgsp.ko on Debian test
+# kernels under QEMU/TCG. Every subcommand installs what it needs.
+#
+#   setup                      host tools + both test kernels (idempotent)
+#   build [--kernel K]         vgsp.ko per kernel, the guest client, vm-bin
+#   test  [--kernel K] [--quick] [--no-unit]
+#                              unit suites + VM tests (+ nested QEMU, mdevctl);
+#                              last line "N passed, N failed"
+#   demo  [--kernel K]         two instances driven by the smoke client
+#   vm    [--kernel K]         interactive shell in the VM, vgsp.ko loaded
+# K is 6.12 (default for demo/vm), 6.1 or all (default for build/test).
+# --quick: 6.12 only, no unit suites. --head: build kernel/ as committed
+# in HEAD (ignores uncommitted edits in the working tree).
+set -eu
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+. "$ROOT/scripts/lib/common.sh"
+. "$ROOT/scripts/lib/apt.sh"
+. "$ROOT/scripts/lib/kernel.sh"
+. "$ROOT/scripts/lib/module.sh"
+. "$ROOT/scripts/lib/vm.sh"
+. "$ROOT/scripts/lib/suites.sh"
+
+cmd=${1:-}
+[ $# -gt 0 ] && shift
+kernels= unit=1
+while [ $# -gt 0 ]; do
+	case $1 in
+	--kernel) [ $# -ge 2 ] || die "--kernel needs 6.12, 6.1 or all"; kernels=$2; shift ;;
+	--kernel=*) kernels=${1#--kernel=} ;;
+	--quick) kernels=6.12 unit= ;;
+	--no-unit) unit= ;;
+	--head) VGSP_FROM_HEAD=1 ;;
+	*) die "unknown option '$1' (see the header of $0)" ;;
+	esac
+	shift
+done
+case $kernels in
+all) kernels="6.12 6.1" ;;
+"") case $cmd in demo | vm) kernels=6.12 ;; *) kernels="6.12 6.1" ;; esac ;;
+6.12 | 6.1) ;;
+*) die "--kernel: want 6.12, 6.1 or all, got '$kernels'" ;;
+esac
+
+host_setup() {
+	apt_install $HOST_PKGS mdevctl libcmocka-dev libjansson-dev
+	need qemu-system-x86_64 busybox cpio make gcc xz modinfo flock
+	mkdir -p "$BUILD/logs"
+}
+
+# Fetch kernel $1 and build everything the VM needs for it.
+prepare_kernel() {
+	kernel_fetch "$1"
+	module_build
+	client_build
+	vm_bin_build
+	vm_initramfs "$MODKO"
+}
+
+case $cmd in
+setup)
+	apt_update force
+	host_setup
+	for k in $kernels; do kernel_fetch "$k"; echo "kernel $k: $KREL"; done
+	;;
+build)
+	host_setup
+	for k in $kernels; do
+		prepare_kernel "$k"
+		echo "built $MODKO and $INITRD"
+	done
+	;;
+test)
+	host_setup
+	run_all_suites "$unit" $kernels
+	;;
+demo | vm)
+	host_setup
+	# shellcheck disable=SC2086
+	set -- $kernels
+	[ $# = 1 ] || die "$cmd boots one kernel: pass --kernel 6.12 or --kernel 6.1"
+	prepare_kernel "$1"
+	if [ "$cmd" = vm ]; then
+		log "booting $KREL (Ctrl-A X quits)"
+		vm_boot shell - interactive
+		exit 0
+	fi
+	log "demo on $KREL (TCG boot takes a few seconds)"
+	rc=0
+	vm_boot demo "$BUILD/logs/demo.log" || rc=$?
+	# Guest output without the kernel's own lines.
+	grep -avE '^\[ *[0-9]+\.[0-9]+\]' "$BUILD/logs/demo.log" | tr -d '\r'
+	[ "$rc" = 33 ] || die "demo failed (QEMU exit $rc; log $BUILD/logs/demo.log)"
+	;;
+*)
+	sed -n '2,/^set -eu/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2
+	exit 2
+	;;
+esac
