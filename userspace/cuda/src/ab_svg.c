@@ -37,10 +37,14 @@ void ab_svg_write(FILE *f, const char *title, const struct ab_row *rows, size_t 
 	int width = LEFT + PLOT_W + RIGHT, height = TOP + (int)n * ROW_H + 40;
 	size_t i;
 
-	/* Scale to the widest whisker, in steps of 25 %, capped at 400 %. */
+	/*
+	 * Scale to the longest bar (not whisker: one cold outlier run would
+	 * squash every bar), in steps of 25 %, capped at 400 %. Whiskers that
+	 * run off the scale end in an arrow head.
+	 */
 	for (i = 0; i < n; i++)
-		if (rows[i].perf_hi > xmax)
-			xmax = rows[i].perf_hi;
+		if (rows[i].perf_pct > xmax)
+			xmax = rows[i].perf_pct;
 	xmax = fmin(400.0, ceil(xmax / 25.0) * 25.0);
 	step = xmax > 200.0 ? 50.0 : 25.0;
 #define X(p) (LEFT + clampd((p), 0.0, xmax) / xmax * PLOT_W)
@@ -71,6 +75,9 @@ void ab_svg_write(FILE *f, const char *title, const struct ab_row *rows, size_t 
 			LEFT, y + 4, X(r->perf_pct) - LEFT, ROW_H - 8, color);
 		fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"black\"/>\n",
 			X(r->perf_lo), y + ROW_H / 2, X(r->perf_hi), y + ROW_H / 2);
+		if (r->perf_hi > xmax)
+			fprintf(f, "<path d=\"M%.1f %d l-6 -4 v8 z\" fill=\"black\"/>\n",
+				X(xmax), y + ROW_H / 2);
 		if (r->cls.target_perf_pct > 0)
 			fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#d62728\" "
 				   "stroke-dasharray=\"3,2\"/>\n",

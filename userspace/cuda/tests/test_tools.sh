@@ -1,0 +1,115 @@
+#!/bin/sh
+# Tool tests without a GPU: perf.sh (with tests/fake_harness.sh replaying
+# recorded H200 outputs), perf-validate, ab-report, benchmark_infrastructure.sh.
+# Prints one line per check and "RESULT <passed> <failed>" last.
+set -u
+o=${1:-build}
+cd "$(dirname "$0")/.." || exit 1
+case $o in /*) ;; *) o="$PWD/$o" ;; esac
+fx=tests/fixtures
+schema=schema/open-iov-perf-1.schema.json
+tmp=$(mktemp -d /tmp/perf-tools-test.XXXXXX) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+pass=0 fail=0
+
+ok() { pass=$((pass + 1)); echo "ok   $*"; }
+bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+# expect RC NAME CMD...: runs CMD (output in $tmp/last), checks its status.
+expect() {
+	want=$1 name=$2
+	shift 2
+	"$@" >"$tmp/last" 2>&1
+	got=$?
+	if [ "$got" -eq "$want" ]; then ok "$name"; else bad "$name (rc $got, want $want)"; sed 's/^/     /' "$tmp/last" | tail -n 5; fi
+}
+# has NAME FILE TEXT: FILE contains the fixed string TEXT.
+has() {
+	if grep -qF -- "$3" "$2"; then ok "$1"; else bad "$1 (no '$3' in $2)"; fi
+}
+
+perf() { # perf.sh NAME ARGS: the fake harness, the fixture debugfs, out in $tmp/NAME
+	n=$1
+	shift
+	FAKE_HARNESS_STATE="$tmp/state.$n" VGSP_DEBUGFS=$fx/debugfs-after \
+		sh perf.sh --bin "$o" --harness tests/fake_harness.sh --commit test --out "$tmp/$n" "$@"
+}
+
+# 1. perf.sh end to end
+expect 0 "perf.sh: 3 runs aggregate and validate" perf p3 --runs 3
+has "perf.sh: runs = 3" "$tmp/p3/results.json" '"runs": 3,'
+has "perf.sh: metric n = 3" "$tmp/p3/results.json" '"n": 3,'
+has "perf.sh: verification OK" "$tmp/p3/results.json" '"status": "OK"'
+has "perf.sh: debugfs counters read" "$tmp/p3/results.json" '"inst0.work_gr"'
+has "perf.sh: host_gr from gr_launches" "$tmp/p3/results.json" '"submit_to_ok_ms": 7.887'
+has "perf.sh: clock digest recorded" "$tmp/p3/results.json" '"guest_gpu_clocks": "n/a: role=host'
+has "perf.sh: progress shown" "$tmp/last" 'run 2/3 rc=0 status=OK'
+has "perf.sh: command recorded" "$tmp/p3/command.txt" "'--runs' '3'"
+[ -f "$tmp/p3/run-03.txt" ] && ok "perf.sh: raw run output kept" || bad "perf.sh: raw run output kept"
+
+# 2. a failing run is reported, not hidden
+FAKE_HARNESS_FAIL=2 expect 1 "perf.sh: failed run gives non-zero exit" perf pf --runs 3
+has "perf.sh: failed run -> status FAIL" "$tmp/pf/results.json" '"status": "FAIL"'
+has "perf.sh: failed run counted" "$tmp/pf/results.json" '"runs_failed": 1'
+expect 0 "perf-validate: FAIL result is still well-formed" "$o/perf-validate" $schema "$tmp/pf/results.json"
+expect 2 "perf.sh: --runs 0 refused" sh perf.sh --runs 0 --out "$tmp/p0"
+expect 2 "perf.sh: bad role refused" sh perf.sh --role vm --out "$tmp/p0"
+
+# 3. guest aggregation with host-side clocks (the pair flow's last step)
+cp -r "$tmp/p3" "$tmp/g" && rm "$tmp/g/results.json"
+expect 0 "perf.sh --aggregate-only as guest" sh perf.sh --role guest --bin "$o" --out "$tmp/g" \
+	--aggregate-only --host-clocks $fx/nvidia-smi-clock-h200.txt
+has "guest: host clocks digested" "$tmp/g/results.json" '"host_gpu_clocks": "driver 580.159.04'
+has "guest: role" "$tmp/g/results.json" '"role": "guest"'
+
+# 4. perf-validate rejects broken files
+head -c 300 $fx/results-sample.json >"$tmp/trunc.json"
+expect 1 "perf-validate: truncated JSON rejected" "$o/perf-validate" $schema "$tmp/trunc.json"
+sed '0,/"mean": [0-9.]*/s//"mean": 1.5/' $fx/results-sample.json >"$tmp/edited.json"
+expect 1 "perf-validate: hand-edited mean rejected" "$o/perf-validate" $schema "$tmp/edited.json"
+has "perf-validate: says which field" "$tmp/last" 'aggregate.init_ms: mean = 1.5'
+expect 2 "perf-validate: unreadable schema" "$o/perf-validate" "$tmp/none.json" $fx/results-sample.json
+
+# 5. ab-report
+expect 0 "ab-report: A vs A" "$o/ab-report" --schema $schema --md "$tmp/aa.md" --svg "$tmp/aa.svg" \
+	$fx/results-sample.json $fx/results-sample.json
+has "ab-report: A vs A reads 100%" "$tmp/aa.md" '| 100.0 | 100.0 |'
+has "ab-report: nothing flagged" "$tmp/aa.md" '0 miss their target'
+has "ab-report: svg written" "$tmp/aa.svg" '</svg>'
+has "ab-report: md links svg" "$tmp/aa.md" '](aa.svg)'
+
+sed 's/"n_warm": "100"/"n_warm": "50"/' $fx/results-sample.json >"$tmp/cfg.json"
+expect 2 "ab-report: different run_cfg refused" "$o/ab-report" $fx/results-sample.json "$tmp/cfg.json"
+has "ab-report: says what differs" "$tmp/last" 'run_cfg.n_warm differs (A: 100, B: 50)'
+sed 's/"device": "NVIDIA H200"/"device": "NVIDIA H100"/' $fx/results-sample.json >"$tmp/dev.json"
+expect 2 "ab-report: different device refused" "$o/ab-report" $fx/results-sample.json "$tmp/dev.json"
+has "ab-report: says device" "$tmp/last" 'devices differ'
+expect 2 "ab-report: invalid B refused with --schema" "$o/ab-report" --schema $schema \
+	$fx/results-sample.json "$tmp/edited.json"
+expect 2 "ab-report: missing file refused" "$o/ab-report" $fx/results-sample.json "$tmp/nope.json"
+
+# B with 16 MiB H2D copies at about 80% of A: must be flagged.
+for i in 1 2; do
+	awk '$2 == "copy_htod_16777216_gbps" { $3 = $3 * 0.8 } { print }' \
+		$fx/run-h200-$i.txt >"$tmp/slow-$i.txt"
+done
+"$o/perf-results" --role guest --env module_sha256=t --env insmod_args=t --env host_gpu_clocks=t \
+	--env guest_gpu_clocks=t --env commit=t -o "$tmp/slow.json" "$tmp/slow-1.txt" "$tmp/slow-2.txt"
+expect 0 "ab-report: slow B reported" "$o/ab-report" --md "$tmp/slow.md" $fx/results-sample.json "$tmp/slow.json"
+has "ab-report: slow copy flagged" "$tmp/slow.md" '| `copy_htod_16777216_gbps` | bulk copy | >= 95% |'
+has "ab-report: flag text" "$tmp/slow.md" '| 80.0 | 80.0 | '
+has "ab-report: summary names it" "$tmp/slow.md" '1 miss their target: `copy_htod_16777216_gbps` (80.0%)'
+expect 1 "ab-report --strict fails on a flag" "$o/ab-report" --strict --md "$tmp/s2.md" \
+	$fx/results-sample.json "$tmp/slow.json"
+
+# 6. benchmark_infrastructure.sh ab
+expect 0 "benchmark_infrastructure.sh ab" env PERF_BIN="$o" sh ../../tools/benchmark_infrastructure.sh ab \
+	$fx/results-sample.json "$tmp/slow.json" "$tmp/bi"
+[ -s "$tmp/bi/ab-report.md" ] && [ -s "$tmp/bi/ab-report.svg" ] && ok "benchmark_infrastructure.sh: report files" ||
+	bad "benchmark_infrastructure.sh: report files"
+expect 2 "benchmark_infrastructure.sh: unknown command" sh ../../tools/benchmark_infrastructure.sh frobnicate
+
+# 7. the committed embedded PTX matches kernels/kernels.ptx
+sh kernels/embed_ptx.sh kernels/kernels.ptx "$tmp/kernels_ptx.c"
+expect 0 "src/kernels_ptx.c is in sync with kernels/kernels.ptx" cmp "$tmp/kernels_ptx.c" src/kernels_ptx.c
+
+echo "RESULT $pass $fail"
