@@ -4,6 +4,7 @@
 # cannot break (or silently change) what the rig runs. The vfu sources come
 # from the working tree. Prints the binary path and the core commit.
 #   scripts/guest/build-vfu.sh [COMMIT|worktree] [test]   (test: run the unit tests too)
+# env VFU_SAN=1: core and server built with -fsanitize=address,undefined
 set -eu
 VGSP_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 rev=${1:-HEAD}
@@ -20,10 +21,19 @@ else
 	fi
 fi
 out=$VGSP_ROOT/.cache/guest/vfu-$sha
-make -s -C "$core" O="$core/build" core >&2
-make -s -C userspace/vfu CORE_ROOT="$core" CORE_O="$core/build" OUT="$out" all >&2
-if [ "${2:-}" = test ]; then
-	make -s -C userspace/vfu CORE_ROOT="$core" CORE_O="$core/build" OUT="$out" test >&2
+cb=$core/build
+set --  "${2:-}"
+if [ "${VFU_SAN:-0}" = 1 ]; then
+	san="-fsanitize=address,undefined -fno-omit-frame-pointer"
+	out=$out-san; cb=$VGSP_ROOT/.cache/guest/core-$sha-san
+	make -s -C "$core" O="$cb" CC="gcc $san" core >&2
+	mk() { make -s -C userspace/vfu CORE_ROOT="$core" CORE_O="$cb" OUT="$out" \
+		CFLAGS="-O1 -g $san" LDFLAGS="$san" "$@" >&2; }
+else
+	make -s -C "$core" O="$cb" core >&2
+	mk() { make -s -C userspace/vfu CORE_ROOT="$core" CORE_O="$cb" OUT="$out" "$@" >&2; }
 fi
+mk all
+[ "$1" = test ] && mk test
 echo "$out/vgsp-vfu"
 echo "core $sha"

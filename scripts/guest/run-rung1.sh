@@ -5,7 +5,8 @@
 # guest console, vgsp-vfu's transcript and counters, print the verdict.
 #
 # usage: scripts/guest/run-rung1.sh [--profile ID] [--core COMMIT|worktree]
-#                                   [--nvopts a=b,c=d] [--cuinit] [--timeout S]
+#                                   [--nvopts a=b,c=d] [--cuinit] [--timeout S] [--san]
+# --san: vgsp-vfu and the core built with ASan+UBSan (findings land in vfu-stderr.log)
 # Results: .cache/guest/runs/<UTC stamp>/{console.log,vfu-transcript.log,
 #          vfu-stats.txt,vfu-stderr.log,summary.txt}; exit 0 only on PASS.
 set -eu
@@ -19,6 +20,7 @@ while [ $# -gt 0 ]; do
 	--nvopts) NVOPTS=$2; shift 2 ;;
 	--cuinit) CUINIT=1; shift ;;
 	--timeout) TMO=$2; shift 2 ;;
+	--san) export VFU_SAN=1; shift ;;
 	*) echo "run-rung1: unknown argument $1" >&2; exit 2 ;;
 	esac
 done
