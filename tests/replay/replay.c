@@ -72,6 +72,7 @@ enum { A_LIBOS, A_RMARGS, A_FMC, A_WPR, A_LOGINIT, A_LOGINTR, A_LOGRM,
 #define CTRL_COHERENT_FB_APERTURE	0x20800adau
 #define CTRL_BUS_FLUSH_SYSMEMBAR	0x20800a70u
 #define CTRL_GPU_GET_CHIP_INFO		0x20800a36u
+#define CTRL_GET_DEVICE_INFO_TABLE	0x20800a40u
 #define CTRL_GPU_GET_NAME_STRING	0x20800110u
 #define CTRL_GPU_GET_SHORT_NAME		0x20800111u
 #define CTRL_GPU_GET_GID_INFO		0x2080014au
@@ -825,6 +826,7 @@ int rp_boot(struct rp_client *c)
 
 static void init_controls(struct rp_client *c)
 {
+	static uint8_t big[0xb04];
 	uint8_t p[0x200];
 	char want[48], text[64];
 	uint32_t st;
@@ -855,7 +857,14 @@ static void init_controls(struct rp_client *c)
 	memset(p, 0, sizeof(p));
 	st = control(c, c->h_client, c->h_subdevice, CTRL_GPU_GET_CHIP_INFO,
 		     p, 0x58, &irq);
-	T(c, "ctrl GPU_GET_CHIP_INFO status=0x%x%s", st, irq_str(irq));
+	T(c, "ctrl GPU_GET_CHIP_INFO status=0x%x subRev=%u pciDeviceId=0x%08x pciSubDeviceId=0x%08x pciRevisionId=0x%x%s",
+	  st, p[0], get32(p, 0x0c), get32(p, 0x10), get32(p, 0x14),
+	  irq_str(irq));
+
+	/* Not emulated yet: must come back NOT_SUPPORTED and be counted. */
+	st = control(c, c->h_client, c->h_subdevice,
+		     CTRL_GET_DEVICE_INFO_TABLE, big, sizeof(big), &irq);
+	T(c, "ctrl GET_DEVICE_INFO_TABLE status=0x%x%s", st, irq_str(irq));
 
 	memset(p, 0, sizeof(p));
 	st = control(c, c->h_client, c->h_subdevice, CTRL_GPU_GET_NAME_STRING,
@@ -1058,6 +1067,12 @@ int rp_run_bad(struct rp_client *c)
 	T(c, "bad doorbell_storm: %s",
 	  recv_msg(c, 200, &fn) == -ETIMEDOUT ? "no reply" : "REPLY");
 	still_alive(c, "doorbell_storm");
+
+	/* the driver retries a boot without a device reset */
+	T(c, "reboot without reset:");
+	if (rp_boot(c))
+		return -EIO;
+	still_alive(c, "reboot");
 
 	/* unsupported guest driver, then everything is refused */
 	guest_system_info(c, "999.99.99");

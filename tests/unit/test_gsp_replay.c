@@ -301,7 +301,8 @@ static void test_bad_input_then_fresh_init(void **state)
 	assert_int_equal(e.unknown_functions, 1);
 	assert_int_equal(e.version_refused, 1);
 	assert_int_equal(e.resets, 1);
-	assert_int_equal(e.boots, 2);
+	assert_int_equal(e.stops, 1);
+	assert_int_equal(e.boots, 3);
 	assert_true(e.doorbells > 5000);
 	/* the storm woke the worker far fewer times than it rang */
 	assert_true(e.worker_runs < e.doorbells);
@@ -325,7 +326,7 @@ static void test_wraparound_multislot(void **state)
 		memset(p, 0, sizeof(p));
 		put32(p, 0x00, c->h_client);
 		put32(p, 0x04, c->h_subdevice);
-		put32(p, 0x08, (i % 3) ? CTRL_GPU_GET_CHIP_INFO :
+		put32(p, 0x08, (i % 3) ? CTRL_GET_DEVICE_INFO_TABLE :
 			       CTRL_GET_SMC_MODE);
 		put32(p, 0x10, size);
 		memset(p + 0x18 + 4, (int)i, size - 4);
@@ -442,7 +443,9 @@ static void test_views(void **state)
 	assert_non_null(strstr(view(ip, "gsp_rpc"),
 			       "72 GSP_SET_SYSTEM_INFO 1 1 0\n"));
 	assert_non_null(strstr(view(ip, "gsp_controls"),
-			       "0x20800a36 INTERNAL_GPU_GET_CHIP_INFO 1 1 0x56\n"));
+			       "0x20800a40 INTERNAL_GET_DEVICE_INFO_TABLE 1 1 0x56\n"));
+	assert_non_null(strstr(view(ip, "gsp_controls"),
+			       "0x20800a36 INTERNAL_GPU_GET_CHIP_INFO 1 0 0x0\n"));
 	assert_non_null(strstr(view(ip, "gsp_controls"),
 			       "0x20800a5c INTERNAL_INTR_GET_KERNEL_TABLE 1 0 0x0\n"));
 	assert_non_null(strstr(view(ip, "gsp_queue"), "statq_msg_count 63\n"));

@@ -78,6 +78,14 @@ static u32 engine_read(struct vgsp_dev *dev, const struct vgsp_reg *reg,
 	       (ENGINE_STATUS_DEASSERTED << ENGINE_STATUS_SHIFT);
 }
 
+/* Asserting the core reset kills the "firmware" (kflcnReset). */
+static void engine_write(struct vgsp_dev *dev, const struct vgsp_reg *reg,
+			 unsigned int idx, u32 old, u32 val)
+{
+	if (dev->gsp && (val & ENGINE_RESET) && !(old & ENGINE_RESET))
+		vgsp_gsp_stop(dev->gsp);
+}
+
 static void retrigger_write(struct vgsp_dev *dev, const struct vgsp_reg *reg,
 			    unsigned int idx, u32 old, u32 val)
 {
@@ -123,7 +131,7 @@ const struct vgsp_reg vgsp_gsp_falcon_regs[] = {
 	{ .name = "GSP_DMACTL", .offset = R(0x10c), .ro_mask = 0x6 },
 	{ .name = "GSP_CPUCTL_ALIAS", .offset = R(0x130) },
 	{ .name = "GSP_ENGINE", .offset = R(VGSP_FLCN_ENGINE),
-	  .read = engine_read },
+	  .read = engine_read, .write = engine_write },
 	{ .name = "GSP_INTR_RETRIGGER", .offset = R(VGSP_FLCN_RETRIGGER),
 	  .count = 2, .stride = 4, .read = zero_read,
 	  .write = retrigger_write },

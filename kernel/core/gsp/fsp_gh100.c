@@ -37,7 +37,6 @@
 #define FSP_OK			0
 #define FSP_ERR_BAD_PACKET	0x1
 #define FSP_ERR_UNSUPPORTED	0x2
-#define FSP_ERR_STATE		0x3
 
 static u32 emem_ptr(const struct vgsp_fsp *f)
 {
@@ -177,10 +176,8 @@ static void queue_head_write(struct vgsp_dev *dev, const struct vgsp_reg *reg,
 		fsp_respond(gsp, mctp, nvdm, FSP_ERR_BAD_PACKET);
 		return;
 	}
-	if (gsp->boot != VGSP_BOOT_OFF) {
-		fsp_respond(gsp, mctp, nvdm, FSP_ERR_STATE);
-		return;
-	}
+	/* A new boot while the GSP runs (driver retry): start over. */
+	vgsp_gsp_stop(gsp);
 	boot_args = (u64)emem_get32(f, head + COT_HDR + COT_GSP_BOOT_ARGS) |
 		    (u64)emem_get32(f, head + COT_HDR + COT_GSP_BOOT_ARGS + 4)
 		    << 32;

@@ -141,7 +141,8 @@ void vgsp_gsp_boot_accepted(struct vgsp_gsp *gsp, u64 fmc_params_pa)
 	vgsp_os->worker_wake(gsp->worker);
 }
 
-static void gsp_state_reset(struct vgsp_gsp *gsp)
+/* Firmware state only: what a GSP core reset loses. */
+static void gsp_firmware_reset(struct vgsp_gsp *gsp)
 {
 	gsp->boot = VGSP_BOOT_OFF;
 	gsp->fmc_params_pa = 0;
@@ -152,9 +153,28 @@ static void gsp_state_reset(struct vgsp_gsp *gsp)
 	gsp->version_ok = false;
 	gsp->refused = false;
 	gsp->guest_version[0] = '\0';
+	gsp->abi->reset(gsp);
+}
+
+/*
+ * The driver reset the GSP core (teardown, or a retry after a failed
+ * init): the firmware and its queues are gone until the next FSP boot.
+ * Nothing of the old shared region is touched again, since the guest may
+ * already have freed it.
+ */
+void vgsp_gsp_stop(struct vgsp_gsp *gsp)
+{
+	if (gsp->boot == VGSP_BOOT_OFF)
+		return;
+	gsp->st.e.stops++;
+	gsp_firmware_reset(gsp);
+}
+
+static void gsp_state_reset(struct vgsp_gsp *gsp)
+{
+	gsp_firmware_reset(gsp);
 	vgsp_fsp_reset(gsp);
 	vgsp_intr_reset(gsp);
-	gsp->abi->reset(gsp);
 }
 
 int vgsp_gsp_create(struct vgsp_dev *dev)

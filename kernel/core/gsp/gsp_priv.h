@@ -84,7 +84,8 @@
 	X(unknown_functions)						\
 	X(unknown_controls)	/* control calls answered NOT_SUPPORTED */ \
 	X(version_refused)	/* unsupported guest driver */		\
-	X(resets)
+	X(resets)							\
+	X(stops)		/* GSP reset or re-booted while running */
 
 struct vgsp_gsp_errs {
 #define VGSP_GSP_ERR_FIELD(n) u64 n;
@@ -246,6 +247,8 @@ const struct vgsp_gsp_chip *vgsp_gsp_chip_find(const struct vgsp_chip *c);
 /* gsp.c */
 void vgsp_gsp_doorbell(struct vgsp_gsp *gsp);
 void vgsp_gsp_boot_accepted(struct vgsp_gsp *gsp, u64 fmc_params_pa);
+/* The GSP core was reset (or is booted again): forget queues and objects. */
+void vgsp_gsp_stop(struct vgsp_gsp *gsp);
 
 /* falcon.c: GSP falcon registers (shared by chips) */
 #define VGSP_GSP_FALCON_BASE	0x110000

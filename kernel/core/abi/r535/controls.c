@@ -17,6 +17,7 @@
 #define CMD_GPU_GET_NAME_STRING		0x20800110
 #define CMD_GPU_GET_SHORT_NAME_STRING	0x20800111
 #define CMD_GPU_GET_GID_INFO		0x2080014a
+#define CMD_GPU_GET_CHIP_INFO		0x20800a36
 
 /* NV2080_CTRL_INTERNAL_INTR_GET_KERNEL_TABLE_PARAMS (535: no subtree map) */
 #define INTR_TABLE_MIN_SIZE		0x804
@@ -38,6 +39,39 @@ struct r535_ctrl {
 	u32 size;		/* exact params size, 0 = any */
 	u32 (*fn)(struct vgsp_gsp *gsp, u8 *p, u32 size);
 };
+
+/*
+ * NV2080_CTRL_INTERNAL_GPU_GET_CHIP_INFO_PARAMS changed within the 5xx
+ * headers: { chipSubRev u8, emulationRev1 u32, isCmpSku bool } followed by
+ * the PCI IDs and 16 register bases, with or without a bar1Size in front
+ * of the IDs. The size the driver sends tells which; CPU-RM reads the sub
+ * revision and the three PCI IDs (_gpuInitChipInfo).
+ */
+#define CHIP_INFO_NO_BAR1_SIZE		0x58
+#define CHIP_INFO_WITH_BAR1_SIZE	0x5c
+#define CHIP_REVISION			0xa1
+
+static u32 gpu_get_chip_info(struct vgsp_gsp *gsp, u8 *p, u32 size)
+{
+	const struct vgsp_profile *pr = gsp->dev->profile;
+	u32 ids;
+
+	if (size == CHIP_INFO_NO_BAR1_SIZE) {
+		ids = 0x0c;
+	} else if (size == CHIP_INFO_WITH_BAR1_SIZE) {
+		ids = 0x10;
+	} else {
+		return NV_ERR_INVALID_PARAM_STRUCT;
+	}
+	memset(p, 0, size);
+	if (ids == 0x10)
+		vgsp_put32(p, 0x0c, (u32)(pr->bar1_size >> 20));	/* MiB */
+	vgsp_put32(p, ids, (u32)pr->device << 16 | pr->vendor);
+	vgsp_put32(p, ids + 4, (u32)pr->subsys_device << 16 |
+		   pr->subsys_vendor);
+	vgsp_put32(p, ids + 8, CHIP_REVISION);
+	return NV_OK;
+}
 
 static u32 intr_get_kernel_table(struct vgsp_gsp *gsp, u8 *p, u32 size)
 {
@@ -130,6 +164,8 @@ static u32 get_gid_info(struct vgsp_gsp *gsp, u8 *p, u32 size)
 static const struct r535_ctrl r535_ctrls[] = {
 	{ CMD_INTR_GET_KERNEL_TABLE, "INTERNAL_INTR_GET_KERNEL_TABLE", 0,
 	  intr_get_kernel_table },
+	{ CMD_GPU_GET_CHIP_INFO, "INTERNAL_GPU_GET_CHIP_INFO", 0,
+	  gpu_get_chip_info },
 	{ CMD_GPU_GET_SMC_MODE, "INTERNAL_GPU_GET_SMC_MODE", 4, get_smc_mode },
 	{ CMD_FIFO_GET_NUM_CHANNELS, "INTERNAL_FIFO_GET_NUM_CHANNELS", 8,
 	  fifo_get_num_channels },
@@ -152,7 +188,6 @@ static const struct {
 	u32 cmd;
 	const char *name;
 } r535_ctrl_names[] = {
-	{ 0x20800a36, "INTERNAL_GPU_GET_CHIP_INFO" },
 	{ 0x20800a40, "INTERNAL_GET_DEVICE_INFO_TABLE" },
 	{ 0x20800a42, "INTERNAL_GET_CONSTRUCTED_FALCON_INFO" },
 	{ 0x20800a41, "INTERNAL_GPU_GET_USER_REGISTER_ACCESS_MAP" },
