@@ -208,7 +208,7 @@ static int h_version(struct vfu_server *s, const uint8_t *p, size_t plen,
 static int h_dma_map(struct vfu_server *s, const uint8_t *p, size_t plen,
 		     int *fds, unsigned int nfds)
 {
-	struct vfu_dma_map m;
+	struct vfu_dma_map m = { 0 };
 	int ret = vfu_parse_dma_map(p, plen, nfds, &m);
 
 	if (!ret) {
@@ -225,7 +225,7 @@ static int h_dma_map(struct vfu_server *s, const uint8_t *p, size_t plen,
 static int h_dma_unmap(struct vfu_server *s, const uint8_t *p, size_t plen,
 		       uint8_t *out)
 {
-	struct vfu_dma_unmap u;
+	struct vfu_dma_unmap u = { 0 };
 	int ret = vfu_parse_dma_unmap(p, plen, &u);
 
 	if (!ret) {
@@ -309,7 +309,7 @@ static int h_irq_info(struct vfu_server *s, const uint8_t *p, size_t plen,
 static int h_set_irqs(struct vfu_server *s, const uint8_t *p, size_t plen,
 		      int *fds, unsigned int nfds)
 {
-	struct vfu_irq_set set;
+	struct vfu_irq_set set = { 0 };
 	const uint8_t *bools;
 	int ret = vfu_parse_set_irqs(p, plen, nfds, &set, &bools);
 
@@ -623,7 +623,7 @@ int vfu_serve(struct vfu_server *s, int fd)
 			ret = -EPROTO;
 			break;
 		}
-		if (vfu_hdr_check(&h)) {
+		if ((r = vfu_hdr_check(&h))) {
 			close_fds(fds, nfds);
 			s->bad_msgs++;
 			if (h.size > 64u * VFU_MAX_MSG || drain(fd, s->rx, h.size - sizeof(h))) {
@@ -634,7 +634,7 @@ int vfu_serve(struct vfu_server *s, int fd)
 			if (!(h.flags & VFU_F_NO_REPLY)) {
 				struct vfu_hdr e = { .id = h.id, .cmd = h.cmd, .size = sizeof(e),
 						     .flags = VFU_F_TYPE_REPLY | VFU_F_ERROR,
-						     .error = E2BIG };
+						     .error = (uint32_t)-r };
 				if (write_full(fd, &e, sizeof(e)))
 					break;
 			}

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <errno.h>
 #include <pthread.h>
@@ -330,6 +331,27 @@ static void test_session(void **st)
 	assert_int_equal(recv_reply(sv[0], rb), 16 + 24);
 	assert_true(s.dev->cnt.dma_unmaps > unmaps);
 	assert_int_not_equal(vgsp_dev_dma_read(s.dev, 0x100040, &got, 4), 0);
+
+	/* a message of unknown type is drained and refused, the session goes on */
+	h = msg(buf, VFU_CMD_DEVICE_GET_INFO, "abcd", 4, 2);
+	send_fd(sv[0], buf, h->size, -1);
+	assert_int_equal(recv_reply(sv[0], rb), 16);
+	assert_int_equal(((struct vfu_hdr *)rb)->error, EINVAL);
+	/* so is one larger than we accept */
+	{
+		size_t big = VFU_MAX_MSG + 4096;
+		uint8_t *p = calloc(1, big);
+
+		h = msg(p, VFU_CMD_REGION_WRITE, NULL, 0, 0);
+		h->size = (uint32_t)big;
+		send_fd(sv[0], p, big, -1);
+		assert_int_equal(recv_reply(sv[0], rb), 16);
+		assert_int_equal(((struct vfu_hdr *)rb)->error, E2BIG);
+		free(p);
+	}
+	h = msg(buf, VFU_CMD_DEVICE_GET_INFO, "\x10\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 16, 0);
+	send_fd(sv[0], buf, h->size, -1);
+	assert_int_equal(recv_reply(sv[0], rb), 32);
 
 	/* a header claiming 8 bytes cannot be framed: the server hangs up */
 	h = msg(buf, VFU_CMD_DEVICE_GET_INFO, NULL, 0, 0);
