@@ -41,6 +41,7 @@ enum { A_LIBOS, A_RMARGS, A_FMC, A_WPR, A_LOGINIT, A_LOGINTR, A_LOGRM,
 #define GSP_MAILBOX0		(GSP_FLCN + 0x040)
 #define GSP_FALCON_OS		(GSP_FLCN + 0x080)
 #define GSP_HWCFG2		(GSP_FLCN + 0x0f4)
+#define GSP_ENGINE		(GSP_FLCN + 0x3c0)
 #define GSP_QUEUE_HEAD0		0x110c00
 #define GSP_RISCV_CPUCTL	0x111388
 #define FSP_EMEMC0		0x8f2ac0
@@ -1068,8 +1069,13 @@ int rp_run_bad(struct rp_client *c)
 	  recv_msg(c, 200, &fn) == -ETIMEDOUT ? "no reply" : "REPLY");
 	still_alive(c, "doorbell_storm");
 
-	/* the driver retries a boot without a device reset */
-	T(c, "reboot without reset:");
+	/*
+	 * The driver retries a boot without a device reset: it resets the
+	 * GSP core (kflcnReset) and sends the FSP boot commands again.
+	 */
+	wr(c, GSP_ENGINE, 1);
+	wr(c, GSP_ENGINE, 0);
+	T(c, "reboot without device reset: engine=0x%x", rd(c, GSP_ENGINE));
 	if (rp_boot(c))
 		return -EIO;
 	still_alive(c, "reboot");
