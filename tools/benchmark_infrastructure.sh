@@ -12,6 +12,8 @@
 #       with this repository at the same path, e.g. a vgpu_vm.py exec
 #       wrapper); the host snapshots vgsp debugfs and clocks around B and
 #       aggregates B's runs itself, so B's results.json carries both sides.
+#       Results go to $PERF_RESULTS_DIR (default results/) as <stamp>-host
+#       and <stamp>-guest.
 #
 # Same binary, same run_cfg on both sides: ab refuses otherwise. Reports go
 # to OUTDIR (default: beside B) as ab-report.md and ab-report.svg.
@@ -39,7 +41,8 @@ ab() {
 pair() {
 	[ -n "${GUEST_EXEC:-}" ] || die "pair needs GUEST_EXEC (command prefix that runs in the guest)"
 	stamp=$(date -u +%Y%m%dT%H%MZ)
-	a_dir="$repo/results/$stamp-host" b_dir="$repo/results/$stamp-guest"
+	root=${PERF_RESULTS_DIR:-$repo/results}
+	a_dir="$root/$stamp-host" b_dir="$root/$stamp-guest"
 	sh "$cuda/perf.sh" --role host --out "$a_dir" "$@" || echo "A side reported failures" >&2
 	mkdir -p "$b_dir/host-side"
 	nvidia-smi -q -d CLOCK >"$b_dir/host-side/clocks-before.txt" 2>&1 || true

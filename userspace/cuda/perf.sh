@@ -156,10 +156,14 @@ run_all() {
 		"$harness" --n-warm "$n_warm" --n-malloc "$n_malloc" --n-thru "$n_thru" \
 			--sizes "$sizes" >"$f" 2>"$f.err"
 		rc=$?
-		summary=$(awk '$1 == "metric" { m[$2] = $3 } $1 == "status" { s = $2 }
-			END { printf "status=%s init=%.1fms launch_p50=%.1fus fma=%.0fGFLOP/s h2d_max=%s",
-			      s, m["init_ms"], m["launch_warm_p50"] * 1000, m["kernel_fma_gflops"],
-			      m["copy_htod_16777216_gbps"] }' "$f")
+		# One line of progress: status and a few headline numbers; the
+		# copies shown are those of the last (largest by default) size.
+		summary=$(awk '$1 == "metric" { m[$2] = $3 }
+			$1 == "metric" && $2 ~ /^copy_htod_/ { h = $2 "=" $3 }
+			$1 == "metric" && $2 ~ /^copy_dtoh_/ { d = $2 "=" $3 }
+			$1 == "status" { s = $2 }
+			END { printf "status=%s init=%.1fms launch_p50=%.1fus fma=%.0fGFLOP/s %s %s",
+			      s, m["init_ms"], m["launch_warm_p50"] * 1000, m["kernel_fma_gflops"], h, d }' "$f")
 		say "run $i/$runs rc=$rc $summary"
 		{ echo "=== run $i rc=$rc"; cat "$f"; cat "$f.err"; } >>"$log"
 		[ -s "$f.err" ] || rm -f "$f.err"

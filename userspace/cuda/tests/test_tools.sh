@@ -108,7 +108,21 @@ expect 0 "benchmark_infrastructure.sh ab" env PERF_BIN="$o" sh ../../tools/bench
 	bad "benchmark_infrastructure.sh: report files"
 expect 2 "benchmark_infrastructure.sh: unknown command" sh ../../tools/benchmark_infrastructure.sh frobnicate
 
-# 7. the committed embedded PTX matches kernels/kernels.ptx
+# The chart colours a missed target red, and only then.
+"$o/ab-report" --md "$tmp/slow2.md" --svg "$tmp/slow2.svg" $fx/results-sample.json "$tmp/slow.json" >/dev/null 2>&1
+has "ab-report: svg marks the miss" "$tmp/slow2.svg" 'fill="#d62728"/>'
+if grep -q 'fill="#d62728"/>' "$tmp/aa.svg"; then bad "ab-report: A vs A svg has no red bar"; else ok "ab-report: A vs A svg has no red bar"; fi
+
+# 7. the pair flow, with the guest simulated by running locally (GUEST_EXEC=env)
+FAKE_HARNESS_STATE="$tmp/state.pair" PERF_RESULTS_DIR="$tmp/pair" PERF_BIN="$o" GUEST_EXEC=env \
+	VGSP_DEBUGFS=$fx/debugfs-after expect 0 "benchmark_infrastructure.sh pair (simulated guest)" \
+	sh ../../tools/benchmark_infrastructure.sh pair --bin "$o" --harness tests/fake_harness.sh --commit test --runs 2
+gdir=$(ls -d "$tmp"/pair/*-guest 2>/dev/null | head -n 1)
+has "pair: B aggregated as guest" "$gdir/results.json" '"role": "guest"'
+has "pair: B carries host-side debugfs" "$gdir/results.json" '"inst0.work_gr"'
+has "pair: report written" "$gdir/ab-report.md" '| `kernel_fma_gflops` | compute |'
+
+# 8. the committed embedded PTX matches kernels/kernels.ptx
 sh kernels/embed_ptx.sh kernels/kernels.ptx "$tmp/kernels_ptx.c"
 expect 0 "src/kernels_ptx.c is in sync with kernels/kernels.ptx" cmp "$tmp/kernels_ptx.c" src/kernels_ptx.c
 
