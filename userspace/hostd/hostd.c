@@ -24,7 +24,8 @@ uint64_t hd_now_ns(void)
 
 static uint32_t new_handle(struct hd_dev *d)
 {
-	return 0xcaf00000u | ++d->next;
+	/* not 0xcaf0xxxx: RM generates its own internal handles there */
+	return 0x5a6d0000u | ++d->next;
 }
 
 #define STAGE(s) (d->stage = (s), d->log ? fprintf(d->log, "stage: %s\n", (s)) : 0)

@@ -17,6 +17,11 @@
 #include "qmd.h"
 
 #define HB_PENDING 4096u
+#define HB_SLM_PER_THREAD 0x240u
+#define HB_SLM_PER_TPC 0x240000ull
+#define HB_SLM_TPCS 72u
+
+unsigned hostd_be_launch_variant;
 #define HB_QMD_SLOTS 4096u
 
 struct pending {
@@ -32,6 +37,7 @@ struct vgsp_backend {
 	struct ce_interp scan;
 	struct hd_mem fence;          /* sysmem page: word 0 = completed seq */
 	struct hd_mem qmds;           /* QMD ring in vidmem */
+	struct hd_mem slm;            /* shader local memory (hostd owns it) */
 	uint32_t qmd_next;
 	uint32_t seq;
 	struct pending pend[HB_PENDING];
@@ -65,7 +71,8 @@ static int hb_open(const struct vgsp_be_config *cfg, struct vgsp_backend **out)
 	}
 	ce_interp_init(&b->scan, &b->regions, 0);
 	if (hd_alloc(&b->dev, &b->fence, 4096, HD_MEM_SYS | HD_MEM_CPU) ||
-	    hd_alloc(&b->dev, &b->qmds, HB_QMD_SLOTS * QMD_V03_BYTES, HD_MEM_VID | HD_MEM_CPU)) {
+	    hd_alloc(&b->dev, &b->qmds, HB_QMD_SLOTS * QMD_V03_BYTES, HD_MEM_VID | HD_MEM_CPU) ||
+	    hd_alloc(&b->dev, &b->slm, HB_SLM_PER_TPC * HB_SLM_TPCS, HD_MEM_VID)) {
 		hd_close(&b->dev);
 		free(b);
 		return VGSP_BE_EIO;
@@ -77,6 +84,7 @@ static int hb_open(const struct vgsp_be_config *cfg, struct vgsp_backend **out)
 	pb_set_object(&p, PB_SUBCH_COMPUTE, HOPPER_COMPUTE_A);
 	pb_set_object(&p, PB_SUBCH_COPY, HOPPER_DMA_COPY_A);
 	pb_compute_windows(&p, 0x729400000000ull, 0x729300000000ull);
+	pb_compute_local_memory(&p, b->slm.va, HB_SLM_PER_TPC);
 	pb_host_sem_release(&p, b->fence.va, 0);
 	if (hd_submit(&b->dev, buf, p.len)) {
 		hd_close(&b->dev);
@@ -191,8 +199,9 @@ static int hb_submit_gr(struct vgsp_backend *b, const struct vgsp_gr_launch *l, 
 		.regs = l->regs, .shared_bytes = l->shared_bytes,
 		.cb0_va = l->cb0_va, .cb0_bytes = l->cb0_bytes,
 		.release_va = l->sem_va, .release_payload = l->sem_payload,
-		.sass_version = 0x90,
+		.sass_version = 0x90, .local_bytes = HB_SLM_PER_THREAD,
 	};
+	q.shared_bytes += 0x400; /* system-reserved shared memory per CTA */
 	uint32_t slot = b->qmd_next++ % HB_QMD_SLOTS;
 	/* a slot is reused only after its previous launch completed */
 	if (b->seq >= HB_QMD_SLOTS &&
@@ -205,7 +214,7 @@ static int hb_submit_gr(struct vgsp_backend *b, const struct vgsp_gr_launch *l, 
 	uint32_t buf[64];
 	struct pb p;
 	pb_init(&p, buf, 64);
-	pb_compute_launch(&p, b->qmds.va + (uint64_t)slot * QMD_V03_BYTES);
+	pb_compute_launch_v(&p, b->qmds.va + (uint64_t)slot * QMD_V03_BYTES, hostd_be_launch_variant);
 	return finish(b, &p, cookie, VGSP_BE_CAP_GR);
 }
 

@@ -144,15 +144,32 @@ int pb_compute_windows(struct pb *p, uint64_t shared_window, uint64_t local_wind
 	return r ? -1 : 0;
 }
 
-int pb_compute_launch(struct pb *p, uint64_t qmd_va)
+int pb_compute_launch_v(struct pb *p, uint64_t qmd_va, unsigned variant)
 {
-	if (qmd_va & 0xffu) {
+	if ((qmd_va & 0xffu) || variant > 2) {
 		p->overflow = 1;
 		return -1;
 	}
 	int r = pb_mthd1(p, PB_SUBCH_COMPUTE, CBC0_SEND_PCAS_A, (uint32_t)(qmd_va >> 8));
-	r |= pb_mthd1(p, PB_SUBCH_COMPUTE, CBC0_SEND_SIGNALING_PCAS2_B,
-		      CBC0_PCAS_ACTION_INVALIDATE_COPY_SCHEDULE);
+	if (variant == 2)
+		r |= pb_mthd1(p, PB_SUBCH_COMPUTE, CBC0_SEND_SIGNALING_PCAS_B, 3u);
+	else
+		r |= pb_mthd1(p, PB_SUBCH_COMPUTE, CBC0_SEND_SIGNALING_PCAS2_B,
+			      variant ? CBC0_PCAS_ACTION_PREFETCH_SCHEDULE
+				      : CBC0_PCAS_ACTION_INVALIDATE_COPY_SCHEDULE);
+	return r ? -1 : 0;
+}
+
+int pb_compute_launch(struct pb *p, uint64_t qmd_va)
+{
+	return pb_compute_launch_v(p, qmd_va, 0);
+}
+
+int pb_compute_local_memory(struct pb *p, uint64_t va, uint64_t bytes_per_tpc)
+{
+	uint32_t nt[3] = { hi32(bytes_per_tpc), lo32(bytes_per_tpc), 0xffu };
+	int r = pb_mthd2(p, PB_SUBCH_COMPUTE, CBC0_SET_SHADER_LOCAL_MEMORY_A, hi32(va), lo32(va));
+	r |= pb_inc(p, PB_SUBCH_COMPUTE, CBC0_SET_SHADER_LOCAL_MEMORY_NON_THROTTLED_A, nt, 3);
 	return r ? -1 : 0;
 }
 

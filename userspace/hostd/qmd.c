@@ -37,7 +37,7 @@ int qmd_v03_encode(uint32_t *q, const struct qmd_launch *l)
 	    l->grid[1] > 0xffff || l->grid[2] > 0xffff ||
 	    l->block[0] == 0 || l->block[1] == 0 || l->block[2] == 0 ||
 	    (uint32_t)l->block[0] * l->block[1] * l->block[2] > 1024 ||
-	    l->regs > 255 || l->shared_bytes > 100u * 1024 ||
+	    l->regs > 255 || l->shared_bytes > 100u * 1024 || l->local_bytes > 0xffffffu ||
 	    (l->program_va >> 49) || (l->cb0_va >> 49) || (l->release_va >> 40) ||
 	    (l->cb0_va & 0xffu) || (l->program_va & 0x7fu) ||
 	    l->cb0_bytes == 0 || ((l->cb0_bytes + 15u) >> 4) > 0x1fffu)
@@ -84,6 +84,7 @@ int qmd_v03_encode(uint32_t *q, const struct qmd_launch *l)
 	SET(QMD_PROGRAM_PREFETCH_ADDR_UPPER_SHIFTED, (uint32_t)(l->program_va >> 40));
 	SET(QMD_PROGRAM_PREFETCH_SIZE, (l->program_bytes >> 8) > 0x1ff ? 0x1ff : l->program_bytes >> 8);
 	SET(QMD_SASS_VERSION, l->sass_version);
+	SET(QMD_SHADER_LOCAL_MEMORY_HIGH_SIZE, l->local_bytes);
 
 	if (l->release_va) {
 		SET(QMD_RELEASE0_ADDRESS_LOWER, (uint32_t)l->release_va);

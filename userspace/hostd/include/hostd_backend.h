@@ -11,5 +11,7 @@
 /* allocate instance memory (HD_MEM_* flags) and register it */
 int hostd_be_alloc(struct vgsp_backend *b, struct hd_mem *m, uint64_t size, int flags);
 struct hd_dev *hostd_be_dev(struct vgsp_backend *b);
+/* launch signalling used by submit_gr (see pb_compute_launch_v) */
+extern unsigned hostd_be_launch_variant;
 
 #endif

@@ -68,7 +68,11 @@
 #define CBC0_SET_SHADER_SHARED_MEMORY_WINDOW_A 0x02A0u
 #define CBC0_SET_SHADER_LOCAL_MEMORY_WINDOW_A 0x07B0u
 #define CBC0_SEND_PCAS_A 0x02B4u
+#define CBC0_SEND_SIGNALING_PCAS_B 0x02BCu   /* INVALIDATE 0, SCHEDULE 1 */
 #define CBC0_SEND_SIGNALING_PCAS2_B 0x02C0u
+#define CBC0_SET_SHADER_LOCAL_MEMORY_NON_THROTTLED_A 0x02E4u
+#define CBC0_SET_SHADER_LOCAL_MEMORY_A 0x0790u
+#define CBC0_PCAS_ACTION_PREFETCH_SCHEDULE 9u
 #define CBC0_PCAS_ACTION_INVALIDATE_COPY_SCHEDULE 3u
 #define CBC0_INVALIDATE_SHADER_CACHES_NO_WFI 0x1698u
 #define CBC0_INVALIDATE_NO_WFI_ALL ((1u << 0) | (1u << 4) | (1u << 12))
@@ -107,6 +111,13 @@ int pb_host_sem_acquire_geq(struct pb *p, uint64_t sem_va, uint32_t payload);
  * (256-byte aligned) */
 int pb_compute_windows(struct pb *p, uint64_t shared_window, uint64_t local_window);
 int pb_compute_launch(struct pb *p, uint64_t qmd_va);
+/* launch with an explicit signalling method: 0 = PCAS2_B INVALIDATE_COPY_
+ * SCHEDULE (default), 1 = PCAS2_B PREFETCH_SCHEDULE, 2 = legacy PCAS_B
+ * INVALIDATE|SCHEDULE */
+int pb_compute_launch_v(struct pb *p, uint64_t qmd_va, unsigned variant);
+/* shader local memory (per-thread stack/spill area every CTA needs):
+ * base VA, bytes per TPC and the SM-count limit */
+int pb_compute_local_memory(struct pb *p, uint64_t va, uint64_t bytes_per_tpc);
 
 /* GPFIFO entry (C86F GP_ENTRY0/1): pushbuffer VA (4-byte aligned, 40 bits)
  * and length in dwords (LENGTH 30:10, 21 bits), LEVEL main, no sync. */

@@ -25,6 +25,7 @@ struct qmd_launch {
 	uint64_t release_va;     /* 0: no completion semaphore */
 	uint32_t release_payload;
 	uint32_t sass_version;   /* 0x90 for sm_90 */
+	uint32_t local_bytes;    /* shader local memory per thread (high) */
 };
 
 /* Set bits hi:lo of the QMD to v (v is truncated to the field width). */
@@ -75,6 +76,7 @@ int qmd_v03_encode(uint32_t *q, const struct qmd_launch *l);
 #define QMD_CONSTANT_BUFFER_SIZE_SHIFTED4_0 1087, 1075
 #define QMD_PROGRAM_ADDRESS_LOWER 1567, 1536
 #define QMD_PROGRAM_ADDRESS_UPPER 1584, 1568
+#define QMD_SHADER_LOCAL_MEMORY_HIGH_SIZE 1623, 1600
 #define QMD_PROGRAM_PREFETCH_ADDR_UPPER_SHIFTED 1640, 1632
 #define QMD_PROGRAM_PREFETCH_SIZE 1649, 1641
 #define QMD_SASS_VERSION 1663, 1656

@@ -96,6 +96,32 @@ static void test_compute_launch_golden(void **s)
 	assert_int_equal(pb_compute_launch(&p, 0x200001280ull), -1); /* not 256-aligned */
 }
 
+static void test_launch_variants_and_local_memory(void **s)
+{
+	(void)s;
+	uint32_t buf[16];
+	struct pb p;
+	pb_init(&p, buf, 16);
+	/* PREFETCH_SCHEDULE (9) through PCAS2_B */
+	assert_int_equal(pb_compute_launch_v(&p, 0x200001200ull, 1), 0);
+	assert_int_equal(buf[2], 0x200120B0u);
+	assert_int_equal(buf[3], 9u);
+	/* legacy SEND_SIGNALING_PCAS_B (0x2BC -> 0xAF) = INVALIDATE|SCHEDULE */
+	pb_init(&p, buf, 16);
+	assert_int_equal(pb_compute_launch_v(&p, 0x200001200ull, 2), 0);
+	assert_int_equal(buf[2], 0x200120AFu);
+	assert_int_equal(buf[3], 3u);
+	assert_int_equal(pb_compute_launch_v(&p, 0x200001200ull, 3), -1);
+	/* SET_SHADER_LOCAL_MEMORY_A (0x790 -> 0x1E4) hi, lo;
+	 * NON_THROTTLED_A (0x2E4 -> 0xB9) size hi, lo, max SM count 0xff */
+	pb_init(&p, buf, 16);
+	assert_int_equal(pb_compute_local_memory(&p, 0x300000000ull, 0x240000), 0);
+	static const uint32_t golden[] = { 0x200221E4, 0x00000003, 0x00000000,
+					   0x200320B9, 0x00000000, 0x00240000, 0x000000FF };
+	assert_int_equal(p.len, 7);
+	assert_memory_equal(buf, golden, sizeof(golden));
+}
+
 static void test_set_object_and_windows(void **s)
 {
 	(void)s;
@@ -218,6 +244,7 @@ int main(void)
 		cmocka_unit_test(test_ce_copy_no_sem),
 		cmocka_unit_test(test_host_sem_golden),
 		cmocka_unit_test(test_compute_launch_golden),
+		cmocka_unit_test(test_launch_variants_and_local_memory),
 		cmocka_unit_test(test_set_object_and_windows),
 		cmocka_unit_test(test_gpfifo_entry),
 		cmocka_unit_test(test_overflow_sticky),

@@ -93,6 +93,19 @@ static void test_no_release(void **s)
 	assert_int_equal(q[26], 0);
 }
 
+static void test_local_memory_field(void **s)
+{
+	(void)s;
+	uint32_t q[QMD_V03_DWORDS];
+	struct qmd_launch l = base();
+	/* SHADER_LOCAL_MEMORY_HIGH_SIZE 1623:1600 -> word 50 bits 23:0 */
+	l.local_bytes = 0x240;
+	assert_int_equal(qmd_v03_encode(q, &l), 0);
+	assert_int_equal(q[50], 0x00000240u);
+	l.local_bytes = 0x1000000;
+	assert_int_equal(qmd_v03_encode(q, &l), -1);
+}
+
 static void test_field_helpers(void **s)
 {
 	(void)s;
@@ -132,6 +145,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_golden),
 		cmocka_unit_test(test_no_release),
+		cmocka_unit_test(test_local_memory_field),
 		cmocka_unit_test(test_field_helpers),
 		cmocka_unit_test(test_rejects),
 	};
