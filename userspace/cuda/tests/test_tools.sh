@@ -108,6 +108,13 @@ expect 0 "benchmark_infrastructure.sh ab" env PERF_BIN="$o" sh ../../tools/bench
 	bad "benchmark_infrastructure.sh: report files"
 expect 2 "benchmark_infrastructure.sh: unknown command" sh ../../tools/benchmark_infrastructure.sh frobnicate
 
+# A metric only one side has is listed, not dropped silently.
+for i in 1 2; do grep -v '^metric module_load_ms ' $fx/run-h200-$i.txt >"$tmp/nomod-$i.txt"; done
+"$o/perf-results" --role guest --env module_sha256=t --env insmod_args=t --env host_gpu_clocks=t \
+	--env guest_gpu_clocks=t --env commit=t -o "$tmp/nomod.json" "$tmp/nomod-1.txt" "$tmp/nomod-2.txt"
+expect 0 "ab-report: B lacking a metric" "$o/ab-report" --md "$tmp/nomod.md" $fx/results-sample.json "$tmp/nomod.json"
+has "ab-report: lists the missing metric" "$tmp/nomod.md" '| `module_load_ms` | — | — | present | **missing in B** |'
+
 # The chart colours a missed target red, and only then.
 "$o/ab-report" --md "$tmp/slow2.md" --svg "$tmp/slow2.svg" $fx/results-sample.json "$tmp/slow.json" >/dev/null 2>&1
 has "ab-report: svg marks the miss" "$tmp/slow2.svg" 'fill="#d62728"/>'
