@@ -43,6 +43,13 @@ if [ -n "$maj" ]; then
 	say "nvidia-smi -q"
 	nvidia-smi -q 2>&1 | head -120; say "nvidia-smi -q done"
 	if [ "$(arg rung1.cuinit)" = 1 ]; then
+		# libcuda needs nvidia-uvm and its nodes (dynamic major).
+		insmod /lib/vgsp/nvidia-uvm.ko; say "insmod nvidia-uvm rc=$?"
+		umaj=$(awk '$2 == "nvidia-uvm" { print $1; exit }' /proc/devices)
+		if [ -n "$umaj" ]; then
+			mknod -m 666 /dev/nvidia-uvm c "$umaj" 0
+			mknod -m 666 /dev/nvidia-uvm-tools c "$umaj" 1
+		fi
 		say "cuinit-test"; cuinit-test; say "cuinit-test rc=$?"
 	fi
 else
