@@ -7,7 +7,9 @@
  * RISC-V active), GspStatusQueueInit, kgspWaitForRmInitDone, then the
  * synchronous RPCs of kgspInitRm and CPU-RM state init.
  */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <errno.h>
 #include <sched.h>
 #include <stdarg.h>

@@ -1,0 +1,100 @@
+#!/bin/sh
+# The emulated GSP driven by the guest-driver replay client through VFIO
+# (tests/replay): OpenRM 535.261.03's GH100 init sequence, compared with the
+# same golden transcript as the in-process unit test; the debugfs views
+# afterwards; the bad-input suite, a VFIO reset and a fresh init; the RPC
+# round-trip microbenchmark beside a plain BAR0 read.
+. /lib/rig.sh
+
+BIN=vgsp-gsp-replay
+if ! command -v $BIN >/dev/null 2>&1; then
+	skip gsp_replay "$BIN not in the initramfs (make vm-bin)"
+	exit 0
+fi
+
+# field VIEW-FILE FUNCTION-NUMBER COLUMN(2=req 3=ok 4=err)
+rpc_col() { awk -v f="$2" -v c="$3" '$1 == f { print $(c + 1) }' "$1"; }
+
+# --- OpenRM init sequence ---------------------------------------------------
+if u=$(mk h100-10g); then
+	$BIN "$u" init
+	d=$DBG/$u
+	if [ -r "$d/gsp_state" ]; then
+		eq gsp_replay.init.boot "$(kv "$d/gsp_state" boot)" running
+		eq gsp_replay.init.boots "$(kv "$d/gsp_state" boots)" 1
+		eq gsp_replay.init.guest_version "$(kv "$d/gsp_state" guest_version)" 535.261.03
+		# INIT_DONE plus one reply per synchronous RPC (18 commands,
+		# two of them fire-and-forget)
+		eq gsp_replay.init.msgs_rx "$(kv "$d/gsp_state" msgs_rx)" 18
+		eq gsp_replay.init.msgs_tx "$(kv "$d/gsp_state" msgs_tx)" 17
+		for k in checksum_bad elem_count_bad length_bad cmdq_hdr_bad \
+			 shm_errors msgs_dropped seq_bad rpc_hdr_bad \
+			 unknown_functions statq_full; do
+			eq "gsp_replay.init.$k" "$(kv "$d/gsp_state" $k)" 0
+		done
+		check gsp_replay.init.irqs "no interrupt delivered" \
+			test "$(kv "$d/gsp_state" irqs)" -ge 10
+		# every RPC counted, none failed: "fn name req ok err"
+		for row in "1 1" "65 1" "72 1" "73 1" "76 10" "103 3" "10 1" "47 1"; do
+			set -- $row
+			eq "gsp_replay.init.rpc_$1" \
+			   "$(rpc_col "$d/gsp_rpc" "$1" 1) $(rpc_col "$d/gsp_rpc" "$1" 2) $(rpc_col "$d/gsp_rpc" "$1" 3)" \
+			   "$2 $2 0"
+		done
+		eq gsp_replay.init.rpc_errors \
+		   "$(awk 'NR > 1 { s += $5 } END { print s + 0 }' "$d/gsp_rpc")" 0
+		check gsp_replay.init.controls_worklist "GET_DEVICE_INFO_TABLE not listed as unsupported" \
+			grep -q '^0x20800a40 INTERNAL_GET_DEVICE_INFO_TABLE 1 1 0x56$' "$d/gsp_controls"
+		check gsp_replay.init.latency "no latency samples" \
+			grep -qv '^count 0$' "$d/gsp_latency"
+		check gsp_replay.init.rpc_log "rpc_log has no GSP_RM_ALLOC" \
+			grep -q ' GSP_RM_ALLOC ' "$d/rpc_log"
+		eq gsp_replay.init.counters.dma_errors "$(kv "$d/counters" dma_errors)" 0
+	else
+		fail gsp_replay.init.views "no $d/gsp_state"
+	fi
+	rm_inst "$u" || fail gsp_replay.init.remove "remove failed"
+else
+	fail gsp_replay.init.create "create failed"
+fi
+
+# --- bad input, then VFIO reset and a fresh init ----------------------------
+if u=$(mk h100-10g); then
+	$BIN "$u" bad
+	d=$DBG/$u
+	if [ -r "$d/gsp_state" ]; then
+		eq gsp_replay.bad.checksum_bad "$(kv "$d/gsp_state" checksum_bad)" 1
+		eq gsp_replay.bad.elem_count_bad "$(kv "$d/gsp_state" elem_count_bad)" 3
+		eq gsp_replay.bad.length_bad "$(kv "$d/gsp_state" length_bad)" 2
+		eq gsp_replay.bad.rpc_hdr_bad "$(kv "$d/gsp_state" rpc_hdr_bad)" 1
+		check gsp_replay.bad.cmdq_hdr_bad "header abuse not counted" \
+			test "$(kv "$d/gsp_state" cmdq_hdr_bad)" -ge 4
+		eq gsp_replay.bad.unknown_functions "$(kv "$d/gsp_state" unknown_functions)" 1
+		eq gsp_replay.bad.version_refused "$(kv "$d/gsp_state" version_refused)" 1
+		eq gsp_replay.bad.stops "$(kv "$d/gsp_state" stops)" 1
+		# reboot after engine reset + fresh init after VFIO reset
+		eq gsp_replay.bad.boots "$(kv "$d/gsp_state" boots)" 3
+		eq gsp_replay.bad.boot_after_reset "$(kv "$d/gsp_state" boot)" running
+		check gsp_replay.bad.device_reset "VFIO reset not counted" \
+			test "$(kv "$d/counters" resets)" -ge 1
+		check gsp_replay.bad.alloc_errors "refused allocs not counted" \
+			test "$(rpc_col "$d/gsp_rpc" 103 3)" -ge 6
+		check gsp_replay.bad.storm "5000 doorbells not counted" \
+			test "$(kv "$d/gsp_state" doorbells)" -gt 5000
+	else
+		fail gsp_replay.bad.views "no $d/gsp_state"
+	fi
+	rm_inst "$u" || fail gsp_replay.bad.remove "remove failed"
+else
+	fail gsp_replay.bad.create "create failed"
+fi
+
+# --- microbenchmark (TCG: only the ratio means something) -------------------
+if u=$(mk h100-10g); then
+	$BIN "$u" bench "${GSP_BENCH_N:-300}"
+	rm_inst "$u" || fail gsp_replay.bench.remove "remove failed"
+else
+	fail gsp_replay.bench.create "create failed"
+fi
+
+check gsp_replay.dmesg "WARNING/BUG in dmesg" test "$(dmesg_count 'WARNING:|BUG:')" -eq 0
