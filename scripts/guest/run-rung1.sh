@@ -8,7 +8,8 @@
 #                                   [--nvopts a=b,c=d] [--cuinit] [--timeout S] [--san]
 # --san: vgsp-vfu and the core built with ASan+UBSan (findings land in vfu-stderr.log)
 # Results: .cache/guest/runs/<UTC stamp>/{console.log,vfu-transcript.log,
-#          vfu-stats.txt,vfu-stderr.log,summary.txt}; exit 0 only on PASS.
+#          vfu-stats.txt,vfu-stderr.log,summary.txt}, one line per run appended to
+#          .cache/guest/runs/history.tsv; exit 0 only on PASS.
 set -eu
 VGSP_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$VGSP_ROOT"
@@ -36,7 +37,7 @@ eval "$(scripts/guest/build-guest.sh 2>/dev/null | grep -E '^(KERNEL|INITRD)=')"
 t_g=$(el "$t" "$(now)")
 t=$(now)
 VFU_OUT=$(scripts/guest/build-vfu.sh "$CORE")
-VFU=$(echo "$VFU_OUT" | sed -n 1p); CORE_SHA=$(echo "$VFU_OUT" | sed -n 2p)
+VFU=$(echo "$VFU_OUT" | sed -n 1p); CORE_SHA=$(echo "$VFU_OUT" | sed -n "2s/^core //p")
 t_b=$(el "$t" "$(now)")
 
 RUN=$VGSP_ROOT/.cache/guest/runs/$(date -u +%Y%m%dT%H%M%SZ)
@@ -79,11 +80,21 @@ wait "$VPID" 2>/dev/null || true
 tr -d '\r' < "$RUN/console.log" > "$RUN/console.txt"
 verdict=$(grep -a 'VERDICT' "$RUN/console.txt" | tail -1 | sed 's/.*VERDICT //')
 [ -n "$verdict" ] || verdict="FAIL: no verdict (qemu rc=$rc)"
+# The first thing that went wrong, from the guest's point of view and from the
+# emulated GSP's (first RPC answered with a non-zero status).
+first_nvrm=$(grep -a '^dmesg: ' "$RUN/console.txt" | sed 's/^dmesg: //; s/^\[ *[0-9.]*\] //' |
+	grep -a -m1 -E 'NVRM: .*(Assertion failed|Check failed|failed|Xid|Timeout|error|Cannot)' || true)
+first_rpc=$(sed -n '/^== rpc_log$/,/^== /p' "$RUN/vfu-stats.txt" 2>/dev/null | grep -v '^==' |
+	awk 'NR > 1 && $5 != "0x0" { print; exit }')
+echo "$(basename "$RUN")	$CORE_SHA	$verdict	${first_rpc:--}	${first_nvrm:--}" \
+	>> "$VGSP_ROOT/.cache/guest/runs/history.tsv"
 {
 	echo "rung1 run $(basename "$RUN")"
 	cat "$RUN/cmd.txt"
 	echo "times: qemu-fetch ${t_q}s guest-build ${t_g}s vfu-build ${t_b}s boot+run ${t_r}s (qemu rc=$rc)"
 	echo "verdict: $verdict"
+	echo "first failing RPC (rpc_log): ${first_rpc:-none}"
+	echo "first failing NVRM line: ${first_nvrm:-none}"
 	echo "--- guest rung1 lines"
 	grep -a -E 'rung1:|cuinit:|^GPU [0-9]+:|No devices' "$RUN/console.txt" | grep -v 'kernel log' || true
 	echo "--- guest NVRM / Xid lines (kernel log order, repeats dropped, first 60)"
