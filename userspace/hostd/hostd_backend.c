@@ -22,6 +22,8 @@
 #define HB_SLM_TPCS 72u
 
 unsigned hostd_be_launch_variant;
+unsigned hostd_be_qmd_version = 4;
+#define HB_QMD_STRIDE 512u
 #define HB_QMD_SLOTS 4096u
 
 struct pending {
@@ -71,7 +73,7 @@ static int hb_open(const struct vgsp_be_config *cfg, struct vgsp_backend **out)
 	}
 	ce_interp_init(&b->scan, &b->regions, 0);
 	if (hd_alloc(&b->dev, &b->fence, 4096, HD_MEM_SYS | HD_MEM_CPU) ||
-	    hd_alloc(&b->dev, &b->qmds, HB_QMD_SLOTS * QMD_V03_BYTES, HD_MEM_VID | HD_MEM_CPU) ||
+	    hd_alloc(&b->dev, &b->qmds, HB_QMD_SLOTS * HB_QMD_STRIDE, HD_MEM_VID | HD_MEM_CPU) ||
 	    hd_alloc(&b->dev, &b->slm, HB_SLM_PER_TPC * HB_SLM_TPCS, HD_MEM_VID)) {
 		hd_close(&b->dev);
 		free(b);
@@ -207,14 +209,15 @@ static int hb_submit_gr(struct vgsp_backend *b, const struct vgsp_gr_launch *l, 
 	if (b->seq >= HB_QMD_SLOTS &&
 	    hd_wait32(fence_word(b), b->seq - HB_QMD_SLOTS + 1, 2000000000ull))
 		return VGSP_BE_EBUSY;
-	uint32_t qbuf[QMD_V03_DWORDS];
-	if (qmd_v03_encode(qbuf, &q))
+	uint32_t qbuf[QMD_V04_DWORDS];
+	memset(qbuf, 0, sizeof(qbuf));
+	if (hostd_be_qmd_version == 3 ? qmd_v03_encode(qbuf, &q) : qmd_v04_encode(qbuf, &q))
 		return VGSP_BE_EINVAL;
-	memcpy((uint8_t *)b->qmds.cpu + (size_t)slot * QMD_V03_BYTES, qbuf, QMD_V03_BYTES);
+	memcpy((uint8_t *)b->qmds.cpu + (size_t)slot * HB_QMD_STRIDE, qbuf, QMD_V04_BYTES);
 	uint32_t buf[64];
 	struct pb p;
 	pb_init(&p, buf, 64);
-	pb_compute_launch_v(&p, b->qmds.va + (uint64_t)slot * QMD_V03_BYTES, hostd_be_launch_variant);
+	pb_compute_launch_v(&p, b->qmds.va + (uint64_t)slot * HB_QMD_STRIDE, hostd_be_launch_variant);
 	return finish(b, &p, cookie, VGSP_BE_CAP_GR);
 }
 

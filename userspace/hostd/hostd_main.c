@@ -25,6 +25,7 @@
 #define MiB (1024u * 1024u)
 #define COPY_BYTES (16u * MiB)
 #define QMD_SLOTS 4096u
+#define QMD_STRIDE 512u             /* fits V03 (256) and V04 (384), 256-aligned */
 #define CB0_SLOT (64u * 1024u)        /* see qmd.c: cb0 size claimed = 64 KiB */
 #define SHARED_WINDOW 0x729400000000ull
 #define LOCAL_WINDOW 0x729300000000ull
@@ -58,6 +59,7 @@ struct ctx {
 	struct hd_dev d;
 	struct hd_mem sem, src, dst, qmd, code, cb0, out, slm;
 	unsigned variant;   /* launch signalling that works (pb_compute_launch_v) */
+	unsigned qmdver;    /* QMD layout that works: 3 or 4 */
 	struct cubin_kernel kfill, knop;
 	uint32_t seq;       /* payload of the next semaphore release */
 	uint32_t qslot;
@@ -147,15 +149,16 @@ static int launch(struct ctx *c, const struct cubin_kernel *k, uint32_t code_off
 		.cb0_bytes = CB0_SLOT, .release_va = release_va, .release_payload = payload,
 		.sass_version = 0x90, .local_bytes = SLM_PER_THREAD,
 	};
-	uint32_t qw[QMD_V03_DWORDS];
-	if (qmd_v03_encode(qw, &q))
+	uint32_t qw[QMD_V04_DWORDS];
+	memset(qw, 0, sizeof(qw));
+	if (c->qmdver == 4 ? qmd_v04_encode(qw, &q) : qmd_v03_encode(qw, &q))
 		return -1;
 	uint32_t slot = c->qslot++ % QMD_SLOTS;
-	memcpy((uint8_t *)c->qmd.cpu + (size_t)slot * QMD_V03_BYTES, qw, QMD_V03_BYTES);
+	memcpy((uint8_t *)c->qmd.cpu + (size_t)slot * QMD_STRIDE, qw, QMD_V04_BYTES);
 	uint32_t buf[8];
 	struct pb p;
 	pb_init(&p, buf, 8);
-	pb_compute_launch_v(&p, c->qmd.va + (uint64_t)slot * QMD_V03_BYTES, c->variant);
+	pb_compute_launch_v(&p, c->qmd.va + (uint64_t)slot * QMD_STRIDE, c->variant);
 	return submit_pb(c, &p);
 }
 
@@ -236,7 +239,9 @@ static int check_compute(struct ctx *c)
 	fill_cb0(c, 0, &c->kfill, &prm, sizeof(prm), n / 256, 256);
 	/* the launch signalling is the least documented step: try each
 	 * encoding the class offers until one launches, report all tried */
-	for (c->variant = 0; c->variant < 3; c->variant++) {
+	for (unsigned t = 0; t < 6; t++) {
+		c->qmdver = t < 3 ? 4 : 3;
+		c->variant = t % 3;
 		memset(o, 0xff, (size_t)n * 4);
 		*semw(c, 2) = 0;
 		uint32_t v = ++c->seq;
@@ -247,12 +252,12 @@ static int check_compute(struct ctx *c)
 		for (uint32_t i = 0; i < n; i++)
 			if (o[i] != i * mul + add)
 				bad++;
-		printf("compute variant %u (%s): submit %s, QMD release %s, channel fence %s, %llu of %u outputs wrong (out[0]=0x%x out[%u]=0x%x)\n",
-		       c->variant, names[c->variant], sub ? "failed" : "ok", rel ? "written" : "missing",
+		printf("compute QMD V0%u_00 variant %u (%s): submit %s, QMD release %s, channel fence %s, %llu of %u outputs wrong (out[0]=0x%x out[%u]=0x%x)\n",
+		       c->qmdver, c->variant, names[c->variant], sub ? "failed" : "ok", rel ? "written" : "missing",
 		       chan ? "passed" : "stuck", (unsigned long long)bad, n, o[0], n - 1, o[n - 1]);
 		if (rel && !bad) {
-			result(1, "compute launch from a hostd-written QMD (vgsp_fill, %u threads, %s), every output verified",
-			       n, names[c->variant]);
+			result(1, "compute launch from a hostd-written QMD (vgsp_fill, %u threads, QMD V0%u_00, %s), every output verified",
+			       n, c->qmdver, names[c->variant]);
 			return 0;
 		}
 		if (!chan) {
@@ -261,6 +266,7 @@ static int check_compute(struct ctx *c)
 		}
 	}
 	c->variant = 0;
+	c->qmdver = 4;
 	result(0, "compute launch from a hostd-written QMD: no launch encoding produced verified output");
 	return -1;
 }
@@ -281,6 +287,7 @@ static void check_backend(struct ctx *c)
 	const struct vgsp_backend_ops *ops = &vgsp_hostd_backend_ops;
 	struct vgsp_be_config cfg = { VGSP_BACKEND_ABI, be_complete, NULL, "/dev/nvidia0", 0 };
 	hostd_be_launch_variant = c->variant;
+	hostd_be_qmd_version = c->qmdver;
 	struct vgsp_backend *b;
 	int r = ops->open(&cfg, &b);
 	if (r) {
@@ -488,7 +495,7 @@ int main(int argc, char **argv)
 	if (hd_alloc(&c.d, &c.sem, 64 * 1024, HD_MEM_SYS | HD_MEM_CPU) ||
 	    hd_alloc(&c.d, &c.src, COPY_BYTES, HD_MEM_VID | HD_MEM_CPU) ||
 	    hd_alloc(&c.d, &c.dst, COPY_BYTES, HD_MEM_VID | HD_MEM_CPU) ||
-	    hd_alloc(&c.d, &c.qmd, QMD_SLOTS * QMD_V03_BYTES, HD_MEM_VID | HD_MEM_CPU) ||
+	    hd_alloc(&c.d, &c.qmd, QMD_SLOTS * QMD_STRIDE, HD_MEM_VID | HD_MEM_CPU) ||
 	    hd_alloc(&c.d, &c.code, 64 * 1024, HD_MEM_VID | HD_MEM_CPU) ||
 	    hd_alloc(&c.d, &c.cb0, 2 * CB0_SLOT, HD_MEM_VID | HD_MEM_CPU) ||
 	    hd_alloc(&c.d, &c.out, 4 * MiB, HD_MEM_VID | HD_MEM_CPU) ||

@@ -96,3 +96,53 @@ int qmd_v03_encode(uint32_t *q, const struct qmd_launch *l)
 	}
 	return 0;
 }
+
+int qmd_v04_encode(uint32_t *q, const struct qmd_launch *l)
+{
+	/* same limits as V03 (shared checks), then the V04 layout */
+	uint32_t tmp[QMD_V03_DWORDS];
+	if (qmd_v03_encode(tmp, l))
+		return -1;
+	memset(q, 0, QMD_V04_BYTES);
+	SET(Q4_QMD_GROUP_ID, 0x3f);
+	SET(Q4_QMD_TYPE, 2);
+	SET(Q4_CONSTANT_BUFFER_VALID0, 1);
+	SET(Q4_CONSTANT_BUFFER_INVALIDATE0, 1);
+	SET(Q4_SASS_VERSION, l->sass_version);
+	SET(Q4_SHADER_LOCAL_MEMORY_HIGH_SIZE, l->local_bytes);
+	SET(Q4_API_VISIBLE_CALL_LIMIT, 1);
+	SET(Q4_SAMPLER_INDEX, 1);
+	SET(Q4_QMD_MINOR_VERSION, 0);
+	SET(Q4_QMD_MAJOR_VERSION, 4);
+	SET(Q4_SHARED_MEMORY_SIZE, (l->shared_bytes + 127u) & ~127u);
+	SET(Q4_INVALIDATE_ALL, 0x3f);
+	SET(Q4_MIN_SM_CONFIG_SHARED_MEM_SIZE, smem_cfg(l->shared_bytes));
+	SET(Q4_MAX_SM_CONFIG_SHARED_MEM_SIZE, 100 / 4 + 1);
+	SET(Q4_TARGET_SM_CONFIG_SHARED_MEM_SIZE, smem_cfg(l->shared_bytes));
+	SET(Q4_GRID_WIDTH, l->grid[0]);
+	SET(Q4_GRID_HEIGHT, l->grid[1]);
+	SET(Q4_GRID_DEPTH, l->grid[2]);
+	SET(Q4_CWD_MEMBAR_TYPE, 1);
+	SET(Q4_CTA_THREAD_DIMENSION0, l->block[0]);
+	SET(Q4_CTA_THREAD_DIMENSION1, l->block[1]);
+	SET(Q4_CTA_THREAD_DIMENSION2, l->block[2]);
+	SET(Q4_REGISTER_COUNT, l->regs);
+	SET(Q4_BARRIER_COUNT, 1);
+	SET(Q4_PROGRAM_ADDRESS_LOWER, (uint32_t)l->program_va);
+	SET(Q4_PROGRAM_ADDRESS_UPPER, (uint32_t)(l->program_va >> 32));
+	SET(Q4_PROGRAM_PREFETCH_ADDR_LOWER_SHIFTED, (uint32_t)(l->program_va >> 8));
+	SET(Q4_PROGRAM_PREFETCH_ADDR_UPPER_SHIFTED, (uint32_t)(l->program_va >> 40));
+	SET(Q4_PROGRAM_PREFETCH_SIZE, (l->program_bytes >> 8) > 0x1ff ? 0x1ff : l->program_bytes >> 8);
+	SET(Q4_CONSTANT_BUFFER_ADDR_LOWER_SHIFTED6_0, (uint32_t)(l->cb0_va >> 6));
+	SET(Q4_CONSTANT_BUFFER_ADDR_UPPER_SHIFTED6_0, (uint32_t)(l->cb0_va >> 38));
+	SET(Q4_CONSTANT_BUFFER_SIZE_SHIFTED4_0, (l->cb0_bytes + 15u) >> 4);
+	if (l->release_va) {
+		SET(Q4_RELEASE0_ENABLE, 1);
+		SET(Q4_RELEASE0_STRUCTURE_SIZE, 1);  /* ONE_WORD */
+		SET(Q4_RELEASE0_MEMBAR_TYPE, 1);
+		SET(Q4_RELEASE_SEMAPHORE0_ADDR_LOWER, (uint32_t)l->release_va);
+		SET(Q4_RELEASE_SEMAPHORE0_ADDR_UPPER, (uint32_t)(l->release_va >> 32));
+		SET(Q4_RELEASE_SEMAPHORE0_PAYLOAD_LOWER, l->release_payload);
+	}
+	return 0;
+}

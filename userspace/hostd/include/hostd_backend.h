@@ -13,5 +13,7 @@ int hostd_be_alloc(struct vgsp_backend *b, struct hd_mem *m, uint64_t size, int 
 struct hd_dev *hostd_be_dev(struct vgsp_backend *b);
 /* launch signalling used by submit_gr (see pb_compute_launch_v) */
 extern unsigned hostd_be_launch_variant;
+/* QMD layout used by submit_gr: 4 (QMDV04_00, default) or 3 */
+extern unsigned hostd_be_qmd_version;
 
 #endif

@@ -36,6 +36,52 @@ uint32_t qmd_get(const uint32_t *q, unsigned hi, unsigned lo);
  * fit its field (grid/block/regs/addresses) - never a truncated QMD. */
 int qmd_v03_encode(uint32_t *q, const struct qmd_launch *l);
 
+/* Hopper's own layout, QMDV04_00 (384 bytes, same struct qmd_launch).
+ * Differences that matter: GRID_* instead of CTA_RASTER_*, constant-buffer
+ * addresses stored >> 6, a QMD_TYPE field, release semaphores up front. */
+#define QMD_V04_BYTES 384u
+#define QMD_V04_DWORDS (QMD_V04_BYTES / 4u)
+int qmd_v04_encode(uint32_t *q, const struct qmd_launch *l);
+
+#define Q4_QMD_GROUP_ID 21, 16
+#define Q4_QMD_TYPE 25, 23              /* 2 = GRID_CTA */
+#define Q4_RELEASE0_ENABLE 320, 320
+#define Q4_RELEASE0_STRUCTURE_SIZE 322, 321
+#define Q4_RELEASE0_MEMBAR_TYPE 323, 323
+#define Q4_CONSTANT_BUFFER_VALID0 416, 416
+#define Q4_CONSTANT_BUFFER_INVALIDATE0 419, 419
+#define Q4_SASS_VERSION 543, 536
+#define Q4_SHADER_LOCAL_MEMORY_HIGH_SIZE 567, 544
+#define Q4_API_VISIBLE_CALL_LIMIT 568, 568
+#define Q4_SAMPLER_INDEX 569, 569
+#define Q4_QMD_MINOR_VERSION 579, 576
+#define Q4_QMD_MAJOR_VERSION 583, 580
+#define Q4_SHARED_MEMORY_SIZE 601, 584
+#define Q4_INVALIDATE_ALL 607, 602       /* texture header/sampler/data, shader data, instruction, constant */
+#define Q4_MIN_SM_CONFIG_SHARED_MEM_SIZE 613, 608
+#define Q4_MAX_SM_CONFIG_SHARED_MEM_SIZE 619, 614
+#define Q4_TARGET_SM_CONFIG_SHARED_MEM_SIZE 625, 620
+#define Q4_RELEASE_SEMAPHORE0_ADDR_LOWER 671, 640
+#define Q4_RELEASE_SEMAPHORE0_ADDR_UPPER 696, 672
+#define Q4_RELEASE_SEMAPHORE0_PAYLOAD_LOWER 735, 704
+#define Q4_GRID_WIDTH 1055, 1024
+#define Q4_GRID_HEIGHT 1071, 1056
+#define Q4_GRID_DEPTH 1103, 1088
+#define Q4_CWD_MEMBAR_TYPE 1137, 1136
+#define Q4_CTA_THREAD_DIMENSION0 1167, 1152
+#define Q4_CTA_THREAD_DIMENSION1 1183, 1168
+#define Q4_CTA_THREAD_DIMENSION2 1199, 1184
+#define Q4_REGISTER_COUNT 1208, 1200
+#define Q4_BARRIER_COUNT 1215, 1211
+#define Q4_PROGRAM_ADDRESS_LOWER 1247, 1216
+#define Q4_PROGRAM_ADDRESS_UPPER 1272, 1248
+#define Q4_PROGRAM_PREFETCH_ADDR_LOWER_SHIFTED 1375, 1344
+#define Q4_PROGRAM_PREFETCH_ADDR_UPPER_SHIFTED 1392, 1376
+#define Q4_PROGRAM_PREFETCH_SIZE 1401, 1393
+#define Q4_CONSTANT_BUFFER_ADDR_LOWER_SHIFTED6_0 1567, 1536
+#define Q4_CONSTANT_BUFFER_ADDR_UPPER_SHIFTED6_0 1586, 1568
+#define Q4_CONSTANT_BUFFER_SIZE_SHIFTED4_0 1599, 1587
+
 /* QMDV03_00 field positions used by the encoder (and the tests). */
 #define QMD_GROUP_ID 133, 128
 #define QMD_SM_GLOBAL_CACHING_ENABLE 134, 134

@@ -81,6 +81,48 @@ static void test_golden(void **s)
 	}
 }
 
+/* V04 words for the same launch, hand-derived from the QMDV04_00 MW(hi:lo):
+ *  w0  GROUP_ID 21:16 = 0x3f, QMD_TYPE 25:23 = 2 (GRID_CTA)    -> 0x013f0000
+ *  w10 RELEASE_ENABLE(0) 320, STRUCTURE_SIZE(0) 322:321 = 1, MEMBAR 323
+ *                                                            -> 0x0000000b
+ *  w13 CB_VALID(0) 416, CB_INVALIDATE(0) 419                   -> 0x00000009
+ *  w16 SASS_VERSION 543:536 = 0x90                            -> 0x90000000
+ *  w17 API_VISIBLE_CALL_LIMIT 568, SAMPLER_INDEX 569          -> 0x03000000
+ *  w18 MAJOR_VERSION 583:580 = 4, INVALIDATE_* 607:602        -> 0xfc000040
+ *  w19 MIN 613:608 = 9, MAX 619:614 = 26, TARGET 625:620 = 9  -> 0x00009689
+ *  w20/21/22 RELEASE_SEMAPHORE0 addr lo 0x40, hi 3, payload 0xabcd
+ *  w32/33/34 GRID 4, 2, 1; w35 CWD_MEMBAR_TYPE 1137:1136 = 1  -> 0x00010000
+ *  w36 THREAD_DIM0 = 128, DIM1 = 1                            -> 0x00010080
+ *  w37 DIM2 = 1, REGISTER_COUNT 1208:1200 = 16, BARRIER_COUNT 1215:1211 = 1
+ *                                                            -> 0x08100001
+ *  w38/39 PROGRAM_ADDRESS 0x100 / 2
+ *  w42 PREFETCH_ADDR_LOWER_SHIFTED = VA>>8                    -> 0x02000001
+ *  w43 PREFETCH_SIZE 1401:1393 = 4                            -> 0x00080000
+ *  w48 CB ADDR_LOWER_SHIFTED6 = 0x200010000>>6                -> 0x08000400
+ *  w49 SIZE_SHIFTED4 1599:1587 = 0x1000                       -> 0x80000000 */
+static void test_golden_v04(void **s)
+{
+	(void)s;
+	uint32_t q[QMD_V04_DWORDS], want[QMD_V04_DWORDS];
+	struct qmd_launch l = base();
+	memset(want, 0, sizeof(want));
+	want[0] = 0x013f0000; want[10] = 0x0000000b; want[13] = 0x00000009;
+	want[16] = 0x90000000; want[17] = 0x03000000; want[18] = 0xfc000040;
+	want[19] = 0x00009689; want[20] = 0x40; want[21] = 3; want[22] = 0xabcd;
+	want[32] = 4; want[33] = 2; want[34] = 1; want[35] = 0x00010000;
+	want[36] = 0x00010080; want[37] = 0x08100001; want[38] = 0x100; want[39] = 2;
+	want[42] = 0x02000001; want[43] = 0x00080000; want[48] = 0x08000400;
+	want[49] = 0x80000000;
+	assert_int_equal(qmd_v04_encode(q, &l), 0);
+	for (unsigned i = 0; i < QMD_V04_DWORDS; i++) {
+		if (q[i] != want[i])
+			print_error("word %u: got 0x%08x want 0x%08x\n", i, q[i], want[i]);
+		assert_int_equal(q[i], want[i]);
+	}
+	l.block[0] = 0;
+	assert_int_equal(qmd_v04_encode(q, &l), -1);
+}
+
 static void test_no_release(void **s)
 {
 	(void)s;
@@ -144,6 +186,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_golden),
+		cmocka_unit_test(test_golden_v04),
 		cmocka_unit_test(test_no_release),
 		cmocka_unit_test(test_local_memory_field),
 		cmocka_unit_test(test_field_helpers),
