@@ -318,6 +318,7 @@ static int h_set_irqs(struct vfu_server *s, const uint8_t *p, size_t plen,
 		return ret;
 	}
 	ret = vfu_irqs_set(&s->irqs, &set, bools, fds, nfds);
+	s->irq_mode_last = vfu_irqs_mode(&s->irqs);
 	tlog(s, "DEVICE_SET_IRQS index=%u start=%u count=%u flags=0x%x fds=%u -> %d mode=%s",
 	     set.index, set.start, set.count, set.flags, nfds, ret,
 	     vfu_irqs_mode(&s->irqs));
@@ -695,7 +696,8 @@ void vfu_server_show(struct vfu_server *s, FILE *f)
 		(unsigned long long)s->dma.reads, (unsigned long long)s->dma.writes,
 		(unsigned long long)s->dma.faults);
 	pthread_mutex_unlock(&s->dma.lock);
-	fprintf(f, "irq_mode %s\nirq_signalled %llu\nirq_suppressed %llu\n",
-		vfu_irqs_mode(&s->irqs), (unsigned long long)s->irqs.signalled,
+	fprintf(f, "irq_mode %s\nirq_mode_last_set %s\nirq_signalled %llu\nirq_suppressed %llu\n",
+		vfu_irqs_mode(&s->irqs), s->irq_mode_last ? s->irq_mode_last : "none",
+		(unsigned long long)s->irqs.signalled,
 		(unsigned long long)s->irqs.suppressed);
 }

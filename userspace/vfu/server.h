@@ -39,6 +39,7 @@ struct vfu_server {
 	uint64_t msgs[VFU_CMD_MAX + 1];
 	uint64_t errs[VFU_CMD_MAX + 1];
 	uint64_t bad_msgs, bytes_in, bytes_out, conns;
+	const char *irq_mode_last;	/* after the latest SET_IRQS */
 
 	uint8_t *rx, *tx;	/* VFU_MAX_MSG each */
 	volatile sig_atomic_t *stop;
