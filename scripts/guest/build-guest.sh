@@ -10,6 +10,8 @@
 set -eu
 VGSP_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 . "$VGSP_ROOT/scripts/guest/apt-private.sh"
+# Two rigs running at once must not unpack or build into the same tree.
+mkdir -p "$GUEST_CACHE"; exec 9>"$GUEST_CACHE/.build-guest.lock"; flock 9
 NV_VER=${NV_VER:-535.261.03}
 JOBS=${JOBS:-$(nproc)}
 log() { echo "build-guest: $*" >&2; }

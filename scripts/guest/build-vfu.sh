@@ -9,6 +9,8 @@ set -eu
 VGSP_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 rev=${1:-HEAD}
 cd "$VGSP_ROOT"
+# Two rigs running at once must not unpack or build into the same tree.
+mkdir -p .cache/guest; exec 9>.cache/guest/.build-vfu.lock; flock 9
 if [ "$rev" = worktree ]; then
 	core=$VGSP_ROOT; sha=worktree
 else

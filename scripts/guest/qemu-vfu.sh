@@ -9,6 +9,8 @@
 set -eu
 VGSP_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 . "$VGSP_ROOT/scripts/guest/apt-private.sh"
+# Two rigs running at once must not unpack or build into the same tree.
+mkdir -p "$GUEST_CACHE"; exec 9>"$GUEST_CACHE/.qemu-vfu.lock"; flock 9
 
 SUITE=${QEMU_PKG_SUITE:-trixie-backports}
 apt_setup trixie "trixie trixie-updates trixie-backports" "main"
