@@ -109,15 +109,32 @@ static int alloc_cpu_visible(struct hd_dev *d, struct hd_mem *m, uint64_t size)
 	return hd_alloc(d, m, size, HD_MEM_SYS | HD_MEM_CPU);
 }
 
+static int open_common(struct hd_dev *d, enum hd_mode mode, FILE *log);
+
 int hd_open(struct hd_dev *d, enum hd_mode mode, FILE *log)
 {
 	memset(d, 0, sizeof(*d));
+	return open_common(d, mode, log);
+}
+
+int hd_open_ce(struct hd_dev *d, unsigned copy_index, FILE *log)
+{
+	memset(d, 0, sizeof(*d));
+	if (copy_index > 9)
+		return -1;
+	d->ce_engine = NV2080_ENGINE_TYPE_COPY0 + copy_index;
+	return open_common(d, HD_MODE_CE, log);
+}
+
+static int open_common(struct hd_dev *d, enum hd_mode mode, FILE *log)
+{
 	d->ctl = d->gpu = d->usermode_fd = -1;
 	d->ring.map_fd = d->pbm.map_fd = d->notif.map_fd = -1;
 	d->log = log;
 	d->mode = mode;
 	if (log)
-		fprintf(log, "hostd: bring-up mode %s\n", mode == HD_MODE_TSG ? "tsg" : "simple");
+		fprintf(log, "hostd: bring-up mode %s\n", mode == HD_MODE_TSG ? "tsg" :
+			mode == HD_MODE_CE ? "async-ce" : "simple");
 
 	STAGE("open device files");
 	d->ctl = open("/dev/nvidiactl", O_RDWR | O_CLOEXEC);
@@ -174,7 +191,7 @@ int hd_open(struct hd_dev *d, enum hd_mode mode, FILE *log)
 	d->usermode_map = um;
 
 	STAGE("VA space");
-	if (mode == HD_MODE_TSG) {
+	if (mode != HD_MODE_SIMPLE) {
 		struct nv_vaspace_alloc va;
 		memset(&va, 0, sizeof(va));
 		d->vaspace = new_handle(d);
@@ -195,11 +212,11 @@ int hd_open(struct hd_dev *d, enum hd_mode mode, FILE *log)
 	memset(d->ring.cpu, 0, HD_USERD_OFF + 512);
 
 	uint32_t parent = d->device;
-	if (mode == HD_MODE_TSG) {
+	if (mode != HD_MODE_SIMPLE) {
 		STAGE("channel group + context share");
 		struct nv_channel_group_alloc tsg;
 		memset(&tsg, 0, sizeof(tsg));
-		tsg.engineType = NV2080_ENGINE_TYPE_GRAPHICS;
+		tsg.engineType = mode == HD_MODE_CE ? d->ce_engine : NV2080_ENGINE_TYPE_GRAPHICS;
 		d->tsg = new_handle(d);
 		if (rm_alloc(d, d->device, &d->tsg, KEPLER_CHANNEL_GROUP_A, &tsg, sizeof(tsg),
 			     "alloc KEPLER_CHANNEL_GROUP_A"))
@@ -222,7 +239,7 @@ int hd_open(struct hd_dev *d, enum hd_mode mode, FILE *log)
 	ch.hContextShare = d->ctxshare;
 	ch.hUserdMemory[0] = d->ring.h;
 	ch.userdOffset[0] = HD_USERD_OFF;
-	ch.engineType = mode == HD_MODE_TSG ? 0 : NV2080_ENGINE_TYPE_GRAPHICS;
+	ch.engineType = mode == HD_MODE_SIMPLE ? NV2080_ENGINE_TYPE_GRAPHICS : 0;
 	d->chan = new_handle(d);
 	if (rm_alloc(d, parent, &d->chan, HOPPER_CHANNEL_GPFIFO_A, &ch, sizeof(ch),
 		     "alloc HOPPER_CHANNEL_GPFIFO_A"))
@@ -230,17 +247,21 @@ int hd_open(struct hd_dev *d, enum hd_mode mode, FILE *log)
 	d->gp_entries = HD_GP_ENTRIES;
 
 	STAGE("engine objects HOPPER_COMPUTE_A + HOPPER_DMA_COPY_A");
-	d->gr = new_handle(d);
-	if (rm_alloc(d, d->chan, &d->gr, HOPPER_COMPUTE_A, NULL, 0, "alloc HOPPER_COMPUTE_A"))
-		return -1;
+	if (mode != HD_MODE_CE) {
+		d->gr = new_handle(d);
+		if (rm_alloc(d, d->chan, &d->gr, HOPPER_COMPUTE_A, NULL, 0, "alloc HOPPER_COMPUTE_A"))
+			return -1;
+	}
+	struct nvb0b5_alloc cea = { 1, d->ce_engine };
 	d->ce = new_handle(d);
-	if (rm_alloc(d, d->chan, &d->ce, HOPPER_DMA_COPY_A, NULL, 0, "alloc HOPPER_DMA_COPY_A"))
+	if (rm_alloc(d, d->chan, &d->ce, HOPPER_DMA_COPY_A, mode == HD_MODE_CE ? &cea : NULL,
+		     mode == HD_MODE_CE ? sizeof(cea) : 0, "alloc HOPPER_DMA_COPY_A"))
 		return -1;
 
 	STAGE("work-submit token + schedule");
 	struct nv_gpfifo_schedule sched = { 1, 0, 0 };
 	struct nv_work_submit_token tok = { 0xffffffffu };
-	if (mode == HD_MODE_TSG) {
+	if (mode != HD_MODE_SIMPLE) {
 		if (rm_control(d, d->chan, NVC36F_CTRL_CMD_GPFIFO_GET_WORK_SUBMIT_TOKEN, &tok, sizeof(tok),
 			       "ctrl GET_WORK_SUBMIT_TOKEN") ||
 		    rm_control(d, d->tsg, NVA06C_CTRL_CMD_GPFIFO_SCHEDULE, &sched, sizeof(sched),

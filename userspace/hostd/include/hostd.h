@@ -31,13 +31,15 @@ struct hd_mem {
 
 enum hd_mode {
 	HD_MODE_TSG = 0,   /* own VA space + channel group + subcontext */
-	HD_MODE_SIMPLE = 1 /* device default VA space, channel under device */
+	HD_MODE_SIMPLE = 1, /* device default VA space, channel under device */
+	HD_MODE_CE = 2      /* copy-only channel group on an async copy engine */
 };
 
 struct hd_dev {
 	int ctl, gpu;
 	FILE *log;
 	enum hd_mode mode;
+	uint32_t ce_engine;               /* HD_MODE_CE: NV2080_ENGINE_TYPE_COPYn */
 	uint32_t client, device, subdevice, usermode, vaspace, virt, tsg, ctxshare;
 	uint32_t chan, gr, ce, next;
 	volatile uint32_t *usermode_map;  /* 64 KiB doorbell page */
@@ -57,6 +59,8 @@ struct hd_dev {
 uint64_t hd_now_ns(void);
 
 int hd_open(struct hd_dev *d, enum hd_mode mode, FILE *log);
+/* channel on async copy engine COPY<index> (no compute object) */
+int hd_open_ce(struct hd_dev *d, unsigned copy_index, FILE *log);
 void hd_close(struct hd_dev *d);
 
 int hd_alloc(struct hd_dev *d, struct hd_mem *m, uint64_t size, int flags);

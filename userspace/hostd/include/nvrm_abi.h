@@ -59,6 +59,7 @@
 
 /* engine type numbering shared by NV2080_ENGINE_TYPE_* and RM_ENGINE_TYPE_* */
 #define NV2080_ENGINE_TYPE_GRAPHICS 0x1u
+#define NV2080_ENGINE_TYPE_COPY0 0x9u      /* COPY0..COPY9 = 0x9..0x12 */
 
 /* ---- RM status codes used in messages (nvstatuscodes.h) ---------------- */
 #define NV_OK 0x0u
@@ -221,6 +222,11 @@ struct nv_channel_alloc {       /* NV_CHANNEL_ALLOC_PARAMS */
 	uint32_t tpcConfigID, pad0;
 };
 
+struct nvb0b5_alloc {           /* NVB0B5_ALLOCATION_PARAMETERS */
+	uint32_t version;       /* 1: engineType is an NV2080_ENGINE_TYPE */
+	uint32_t engineType;
+};
+
 struct nv_gpfifo_schedule {     /* NVA06F/NVA06C_CTRL_GPFIFO_SCHEDULE_PARAMS */
 	uint8_t bEnable, bSkipSubmit, bSkipEnable;
 };
@@ -292,6 +298,7 @@ NVRM_PIN(struct nv_channel_alloc, hmacNonce, 328);
 NVRM_PIN(struct nv_channel_alloc, tpcConfigID, 360);
 NVRM_SIZE(struct nv_channel_alloc, 368);
 NVRM_SIZE(struct nv_gpfifo_schedule, 3);
+NVRM_SIZE(struct nvb0b5_alloc, 8);
 NVRM_SIZE(struct nv0080_classlist, 16);
 
 #endif
