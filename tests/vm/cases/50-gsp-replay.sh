@@ -12,17 +12,18 @@ if ! command -v $BIN >/dev/null 2>&1; then
 	exit 0
 fi
 
-# field VIEW-FILE FUNCTION-NUMBER COLUMN(2=req 3=ok 4=err)
-rpc_col() { awk -v f="$2" -v c="$3" '$1 == f { print $(c + 1) }' "$1"; }
+# rpc_col GSP_RPC-FILE FUNCTION COLUMN: 1=req 2=ok 3=err of
+# "function name req ok err"
+rpc_col() { awk -v f="$2" -v c="$3" '$1 == f { print $(c + 2) }' "$1"; }
 
 # --- OpenRM init sequence ---------------------------------------------------
 if u=$(mk h100-10g); then
 	$BIN "$u" init
 	d=$DBG/$u
 	if [ -r "$d/gsp_state" ]; then
-		eq gsp_replay.init.boot "$(kv "$d/gsp_state" boot)" running
+		# Closing the VFIO device resets it (boot state, version); the
+		# statistics below survive resets.
 		eq gsp_replay.init.boots "$(kv "$d/gsp_state" boots)" 1
-		eq gsp_replay.init.guest_version "$(kv "$d/gsp_state" guest_version)" 535.261.03
 		# 19 commands, two of them fire-and-forget; INIT_DONE plus
 		# one reply per synchronous RPC
 		eq gsp_replay.init.msgs_rx "$(kv "$d/gsp_state" msgs_rx)" 19
@@ -74,7 +75,6 @@ if u=$(mk h100-10g); then
 		eq gsp_replay.bad.stops "$(kv "$d/gsp_state" stops)" 1
 		# reboot after engine reset + fresh init after VFIO reset
 		eq gsp_replay.bad.boots "$(kv "$d/gsp_state" boots)" 3
-		eq gsp_replay.bad.boot_after_reset "$(kv "$d/gsp_state" boot)" running
 		check gsp_replay.bad.device_reset "VFIO reset not counted" \
 			test "$(kv "$d/counters" resets)" -ge 1
 		check gsp_replay.bad.alloc_errors "refused allocs not counted" \
