@@ -120,52 +120,30 @@ static uint64_t region_size(struct vfu_server *s, unsigned int index)
 	return 0;
 }
 
-/* One naturally aligned piece of 1/2/4/8 bytes. */
-static int access_one(struct vfu_server *s, unsigned int region, uint64_t off,
-		      uint8_t *buf, uint32_t n, bool write)
-{
-	if (region == VFU_PCI_CONFIG)
-		return write ? vgsp_dev_cfg_write(s->dev, (u32)off, buf, n)
-			     : vgsp_dev_cfg_read(s->dev, (u32)off, buf, n);
-	return write ? vgsp_dev_bar_write(s->dev, region, off, buf, n)
-		     : vgsp_dev_bar_read(s->dev, region, off, buf, n);
-}
-
 /*
- * The core takes register-sized accesses; QEMU may ask for more (e.g. a whole
- * config space read), so larger or unaligned requests are split.
+ * One region access, with the same rules as vgsp.ko's VFIO read/write so the
+ * two frontends count alike: config space takes any length inside it (QEMU
+ * reads it whole), BARs take 1, 2, 4 or 8 bytes (the core checks alignment
+ * and range). Anything else bumps region_bad and fails with EINVAL.
  */
 static int region_access(struct vfu_server *s, unsigned int region,
 			 uint64_t off, uint8_t *buf, uint32_t count, bool write)
 {
 	uint64_t size = region_size(s, region);
 
-	if (!size) {
+	if (!size || !count || count > VGSP_CFG_SIZE ||
+	    (region != VFU_PCI_CONFIG && count > 8)) {
 		bump_dev(s, &s->dev->cnt.region_bad);
 		return -EINVAL;
 	}
-	/* Out of range: let the core refuse it, so its *_bad counters see it. */
-	if (!vfu_range_ok(off, count, size)) {
-		if (count <= 8 && access_one(s, region, off, buf, count, write))
-			return -EINVAL;
-		if (count > 8)
-			bump_dev(s, &s->dev->cnt.region_bad);
-		return -EINVAL;
+	if (region == VFU_PCI_CONFIG) {
+		if (off > UINT32_MAX)
+			off = UINT32_MAX;	/* still out of range: the core refuses */
+		return write ? vgsp_dev_cfg_write(s->dev, (u32)off, buf, count)
+			     : vgsp_dev_cfg_read(s->dev, (u32)off, buf, count);
 	}
-	while (count) {
-		uint32_t n = 8;
-		int ret;
-
-		while (n > count || (off & (n - 1)))
-			n >>= 1;
-		ret = access_one(s, region, off, buf, n, write);
-		if (ret)
-			return ret;
-		off += n;
-		buf += n;
-		count -= n;
-	}
-	return 0;
+	return write ? vgsp_dev_bar_write(s->dev, region, off, buf, count)
+		     : vgsp_dev_bar_read(s->dev, region, off, buf, count);
 }
 
 static uint64_t le_val(const uint8_t *d, uint32_t n)

@@ -117,9 +117,30 @@ static void test_regions(void **st)
 	assert_int_equal(handle(VFU_CMD_REGION_READ, &rw, 16, 0), 36);
 	memcpy(&v, s.tx + 32, 4);
 	assert_int_equal(v, 0x233010de);
-	/* a whole-config-space read is split into register accesses */
-	rw.count = 4096;
-	assert_int_equal(handle(VFU_CMD_REGION_READ, &rw, 16, 0), 32 + 4096);
+	/* a whole-config-space read is one access, counted once (as in vgsp.ko) */
+	{
+		uint64_t before = s.dev->cnt.cfg_reads, rb = s.dev->cnt.region_bad;
+		uint64_t b0 = s.dev->cnt.bar0_bad;
+
+		rw.count = 4096;
+		assert_int_equal(handle(VFU_CMD_REGION_READ, &rw, 16, 0), 32 + 4096);
+		assert_int_equal(s.dev->cnt.cfg_reads, before + 1);
+		rw.count = 4097;
+		assert_int_equal(handle(VFU_CMD_REGION_READ, &rw, 16, 0), 16);
+		/* BARs: more than 8 bytes is refused by the frontend ... */
+		rw.region = 0;
+		rw.count = 16;
+		assert_int_equal(handle(VFU_CMD_REGION_READ, &rw, 16, 0), 16);
+		assert_int_equal(s.dev->cnt.region_bad, rb + 2);
+		/* ... misalignment by the core */
+		rw.offset = 2;
+		rw.count = 4;
+		assert_int_equal(handle(VFU_CMD_REGION_READ, &rw, 16, 0), 16);
+		assert_int_equal(reply()->error, EINVAL);
+		assert_int_equal(s.dev->cnt.bar0_bad, b0 + 1);
+		rw.offset = 0;
+		rw.region = VFU_PCI_CONFIG;
+	}
 	/* PMC_BOOT_0 */
 	rw.region = 0;
 	rw.count = 4;
