@@ -183,7 +183,7 @@ static void queue_head_write(struct vgsp_dev *dev, const struct vgsp_reg *reg,
 		    << 32;
 	fsp_respond(gsp, mctp, nvdm, FSP_OK);
 	gsp_release(gsp);
-	vgsp_gsp_boot_accepted(gsp, boot_args);
+	vgsp_gsp_boot_accepted(gsp, VGSP_BOOT_ARGS_FMC, boot_args);
 }
 
 void vgsp_fsp_reset(struct vgsp_gsp *gsp)

@@ -26,23 +26,26 @@ void vgsp_gsp_reg_set(struct vgsp_gsp *gsp, u32 off, u32 val)
 }
 
 /*
- * Boot-argument chain of the GH100 FSP path (§C.1):
- * COT -> GSP_FMC_BOOT_PARAMS -> libos args (find "RMARGS") -> rmargs ->
- * shared region. Every pointer comes from the guest and is only used
+ * Boot-argument chain (§C.1). GH100 FSP path: COT -> GSP_FMC_BOOT_PARAMS
+ * -> libos args; SEC2 path: libos args from the mailboxes. Then "RMARGS"
+ * in the libos array -> rmargs -> shared region. Every pointer comes from the guest and is only used
  * through the frontend's bounds-checked DMA.
  */
 static int find_queues(struct vgsp_gsp *gsp)
 {
 	struct vgsp_dev *dev = gsp->dev;
 	u8 fmc[VGSP_FMC_SIZE], arg[VGSP_LIBOS_ARG_SIZE], rm[VGSP_RMARGS_SIZE];
-	u64 libos, rmargs = 0;
+	u64 libos = gsp->boot_args_pa, rmargs = 0;
 	unsigned int i;
 	int ret;
 
-	ret = vgsp_dev_dma_read(dev, gsp->fmc_params_pa, fmc, sizeof(fmc));
-	if (ret)
-		return ret;
-	libos = vgsp_get64(fmc, VGSP_FMC_BOOT_ARGS);
+	if (gsp->boot_args == VGSP_BOOT_ARGS_FMC) {
+		ret = vgsp_dev_dma_read(dev, gsp->boot_args_pa, fmc,
+					sizeof(fmc));
+		if (ret)
+			return ret;
+		libos = vgsp_get64(fmc, VGSP_FMC_BOOT_ARGS);
+	}
 	for (i = 0; i < VGSP_LIBOS_ARGS_MAX; i++) {
 		ret = vgsp_dev_dma_read(dev, libos + i * VGSP_LIBOS_ARG_SIZE,
 					arg, sizeof(arg));
@@ -130,12 +133,14 @@ void vgsp_gsp_doorbell(struct vgsp_gsp *gsp)
 	vgsp_os->worker_wake(gsp->worker);
 }
 
-/* FSP accepted the boot command (lock held): start in the worker. */
-void vgsp_gsp_boot_accepted(struct vgsp_gsp *gsp, u64 fmc_params_pa)
+/* The boot ucode accepted the boot (lock held): start in the worker. */
+void vgsp_gsp_boot_accepted(struct vgsp_gsp *gsp, enum vgsp_boot_args kind,
+			    u64 pa)
 {
 	if (gsp->boot != VGSP_BOOT_OFF)
 		return;
-	gsp->fmc_params_pa = fmc_params_pa;
+	gsp->boot_args = kind;
+	gsp->boot_args_pa = pa;
 	gsp->boot = VGSP_BOOT_STARTING;
 	gsp->start_pending = true;
 	vgsp_os->worker_wake(gsp->worker);
@@ -145,7 +150,7 @@ void vgsp_gsp_boot_accepted(struct vgsp_gsp *gsp, u64 fmc_params_pa)
 static void gsp_firmware_reset(struct vgsp_gsp *gsp)
 {
 	gsp->boot = VGSP_BOOT_OFF;
-	gsp->fmc_params_pa = 0;
+	gsp->boot_args_pa = 0;
 	gsp->start_pending = false;
 	gsp->doorbell_pending = false;
 	gsp->doorbell_ns = 0;

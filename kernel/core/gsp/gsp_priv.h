@@ -167,6 +167,16 @@ struct vgsp_objtab {
 	u64 allocs, frees, refused;
 };
 
+/*
+ * Where the boot arguments start. GH100's FSP path hands over
+ * GSP_FMC_BOOT_PARAMS; a SEC2-booted chip (GA100) would hand over the
+ * libos argument array from GSP MAILBOX0/1 directly.
+ */
+enum vgsp_boot_args {
+	VGSP_BOOT_ARGS_FMC,
+	VGSP_BOOT_ARGS_LIBOS,
+};
+
 enum vgsp_boot_state {
 	VGSP_BOOT_OFF,		/* power-on: waiting for the boot command */
 	VGSP_BOOT_STARTING,	/* COT accepted, worker links the queues */
@@ -210,7 +220,8 @@ struct vgsp_gsp {
 	struct vgsp_worker *worker;
 
 	enum vgsp_boot_state boot;
-	u64 fmc_params_pa;		/* from the COT payload */
+	enum vgsp_boot_args boot_args;
+	u64 boot_args_pa;		/* e.g. from the COT payload */
 	bool start_pending;
 	bool doorbell_pending;
 	u64 doorbell_ns;		/* time of the last doorbell */
@@ -246,7 +257,8 @@ const struct vgsp_gsp_chip *vgsp_gsp_chip_find(const struct vgsp_chip *c);
 
 /* gsp.c */
 void vgsp_gsp_doorbell(struct vgsp_gsp *gsp);
-void vgsp_gsp_boot_accepted(struct vgsp_gsp *gsp, u64 fmc_params_pa);
+void vgsp_gsp_boot_accepted(struct vgsp_gsp *gsp, enum vgsp_boot_args kind,
+			    u64 pa);
 /* The GSP core was reset (or is booted again): forget queues and objects. */
 void vgsp_gsp_stop(struct vgsp_gsp *gsp);
 
