@@ -13,7 +13,7 @@
 set -eu
 VGSP_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$VGSP_ROOT"
-PROFILE=h100-10g CORE=HEAD NVOPTS="" CUINIT=0 TMO=600
+PROFILE=h100-10g CORE=HEAD NVOPTS="" CUINIT=0 TMO=300
 while [ $# -gt 0 ]; do
 	case $1 in
 	--profile) PROFILE=$2; shift 2 ;;
@@ -77,7 +77,8 @@ while kill -0 "$VPID" 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); 
 kill "$VPID" 2>/dev/null || true
 wait "$VPID" 2>/dev/null || true
 
-tr -d '\r' < "$RUN/console.log" > "$RUN/console.txt"
+# Plain text: no CRs, no terminal escapes (SeaBIOS clears the screen).
+tr -d '\r' < "$RUN/console.log" | sed 's/\x1b\[[0-9;?]*[A-Za-z]//g; s/\x1bc//g' > "$RUN/console.txt"
 verdict=$(grep -a 'VERDICT' "$RUN/console.txt" | tail -1 | sed 's/.*VERDICT //')
 [ -n "$verdict" ] || verdict="FAIL: no verdict (qemu rc=$rc)"
 # The first thing that went wrong, from the guest's point of view and from the
