@@ -57,7 +57,7 @@ static void result(int ok, const char *fmt, ...)
 
 struct ctx {
 	struct hd_dev d;
-	struct hd_mem sem, src, dst, qmd, code, cb0, out, slm;
+	struct hd_mem sem, src, dst, qmd, code, cb0, out, slm, qmd_sys;
 	unsigned variant;   /* launch signalling that works (pb_compute_launch_v) */
 	unsigned qmdver;    /* QMD layout that works: 3 or 4 */
 	struct cubin_kernel kfill, knop;
@@ -493,6 +493,42 @@ static void bench_launch(struct ctx *c, unsigned iters, unsigned burst)
 	free(ts);
 	printf("METRIC hostd launch_lat_p50_us %.2f\n", pct(t, iters, 0.50) / 1e3);
 	printf("METRIC hostd launch_lat_p95_us %.2f\n", pct(t, iters, 0.95) / 1e3);
+	/* where the launch latency goes: (a) completion by a host semaphore
+	 * (wait-for-idle) instead of the QMD release; (b) QMD in coherent
+	 * system memory instead of FB behind BAR1 */
+	for (unsigned vnt = 0; vnt < 2; vnt++) {
+		struct hd_mem saved = c->qmd;
+		if (vnt == 1) {
+			if (!c->qmd_sys.h)
+				break;
+			c->qmd = c->qmd_sys;
+		}
+		for (unsigned i = 0; i < iters; i++) {
+			uint32_t v = ++c->seq;
+			uint64_t t0 = hd_now_ns();
+			int r;
+			if (vnt == 0) {
+				uint32_t buf[8];
+				struct pb p;
+				r = launch(c, &c->knop, nop_off, 1, 1, 32, 0, 0);
+				pb_init(&p, buf, 8);
+				pb_host_sem_release(&p, c->sem.va + 8, v);
+				r |= submit_pb(c, &p);
+			} else {
+				r = launch(c, &c->knop, nop_off, 1, 1, 32, c->sem.va + 8, v);
+			}
+			if (r || hd_wait32(semw(c, 2), v, TIMEOUT_NS)) {
+				result(0, "bench launch variant %u timed out", vnt);
+				c->qmd = saved;
+				free(t);
+				return;
+			}
+			t[i] = hd_now_ns() - t0;
+		}
+		c->qmd = saved;
+		printf("METRIC hostd launch_lat_%s_p50_us %.2f\n", vnt ? "sysmemqmd" : "hostsem",
+		       pct(t, iters, 0.50) / 1e3);
+	}
 	/* throughput: `burst` launches in flight, each with its own QMD and
 	 * its own semaphore word (grids may finish out of order) */
 	volatile uint32_t *arr = semw(c, 1024);
@@ -601,8 +637,11 @@ int main(int argc, char **argv)
 		bench_copy(&c, 4096, 2000, 2000, "4KiB");
 		bench_copy(&c, COPY_BYTES, 200, 64, "16MiB");
 	}
-	if (gr_ok)
+	if (gr_ok) {
+		if (hd_alloc(&c.d, &c.qmd_sys, QMD_SLOTS * QMD_STRIDE, HD_MEM_SYS | HD_MEM_CPU))
+			memset(&c.qmd_sys, 0, sizeof(c.qmd_sys));
 		bench_launch(&c, 2000, 4000);
+	}
 	if (copy_ok)
 		bench_async_ce();
 	if (fence(&c, TIMEOUT_NS))
