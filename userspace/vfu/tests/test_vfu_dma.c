@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <errno.h>
+#include <pthread.h>
 #include <unistd.h>
 #include <sys/mman.h>
 #include <cmocka.h>
@@ -126,12 +127,57 @@ static void test_remove_all_cb(void **st)
 	close(fd);
 }
 
+
+/*
+ * The GSP worker reads guest memory while the socket thread maps and unmaps:
+ * an access either completes on a live window or faults, never touches an
+ * unmapped one (this would crash) and never sees torn window state.
+ */
+static int stop_hammer;	/* __atomic: TSan-clean flag */
+static void *hammer(void *arg)
+{
+	uint64_t ok = 0, fault = 0;
+	uint32_t v;
+
+	while (!__atomic_load_n(&stop_hammer, __ATOMIC_RELAXED)) {
+		if (vfu_dma_rw(&d, 0x40000 + (ok & 0xff) * 4, &v, 4, false) == 0)
+			ok++;
+		else
+			fault++;
+	}
+	*(uint64_t *)arg = ok + fault;
+	return NULL;
+}
+
+static void test_concurrent_unmap(void **st)
+{
+	struct vfu_dma_map m = { .argsz = 32, .flags = 3, .iova = 0x40000, .size = 0x1000 };
+	int fd = memfd(0x1000);
+	pthread_t t;
+	uint64_t accesses = 0;
+	int i;
+
+	vfu_dma_init(&d);
+	__atomic_store_n(&stop_hammer, 0, __ATOMIC_RELAXED);
+	assert_int_equal(pthread_create(&t, NULL, hammer, &accesses), 0);
+	for (i = 0; i < 2000; i++) {
+		assert_int_equal(vfu_dma_add(&d, &m, dup(fd)), 0);
+		assert_int_equal(vfu_dma_remove(&d, m.iova, m.size), 0);
+	}
+	__atomic_store_n(&stop_hammer, 1, __ATOMIC_RELAXED);
+	assert_int_equal(pthread_join(t, NULL), 0);
+	assert_true(accesses > 0);
+	assert_int_equal(d.n, 0);
+	close(fd);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_map_rw),
 		cmocka_unit_test(test_bad_windows),
 		cmocka_unit_test(test_remove_all_cb),
+		cmocka_unit_test(test_concurrent_unmap),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
