@@ -294,8 +294,10 @@ bool vgsp_msgq_process(struct vgsp_gsp *gsp, u64 doorbell_ns)
 		}
 		gsp->st.e.msgs_rx++;
 		dispatch(gsp, elems, doorbell_ns);
-		/* Consumed once answered: a reader of both pointers sees
-		 * the reply no later than the consumption. */
+		/*
+		 * Consumed once answered: a reader of both pointers sees
+		 * the reply no later than the consumption.
+		 */
 		if (consume(gsp, next))
 			return false;
 	}

@@ -56,13 +56,12 @@ static u32 gpu_get_chip_info(struct vgsp_gsp *gsp, u8 *p, u32 size)
 	const struct vgsp_profile *pr = gsp->dev->profile;
 	u32 ids;
 
-	if (size == CHIP_INFO_NO_BAR1_SIZE) {
+	if (size == CHIP_INFO_NO_BAR1_SIZE)
 		ids = 0x0c;
-	} else if (size == CHIP_INFO_WITH_BAR1_SIZE) {
+	else if (size == CHIP_INFO_WITH_BAR1_SIZE)
 		ids = 0x10;
-	} else {
+	else
 		return NV_ERR_INVALID_PARAM_STRUCT;
-	}
 	memset(p, 0, size);
 	if (ids == 0x10)
 		vgsp_put32(p, 0x0c, (u32)(pr->bar1_size >> 20));	/* MiB */
