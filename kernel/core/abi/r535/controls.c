@@ -18,6 +18,8 @@
 #define CMD_GPU_GET_SHORT_NAME_STRING	0x20800111
 #define CMD_GPU_GET_GID_INFO		0x2080014a
 #define CMD_GPU_GET_CHIP_INFO		0x20800a36
+#define CMD_USER_REGISTER_ACCESS_MAP	0x20800a41
+#define CMD_GET_CONSTRUCTED_FALCON_INFO	0x20800a42
 
 /* NV2080_CTRL_INTERNAL_INTR_GET_KERNEL_TABLE_PARAMS (535: no subtree map) */
 #define INTR_TABLE_MIN_SIZE		0x804
@@ -69,6 +71,21 @@ static u32 gpu_get_chip_info(struct vgsp_gsp *gsp, u8 *p, u32 size)
 	vgsp_put32(p, ids + 4, (u32)pr->subsys_device << 16 |
 		   pr->subsys_vendor);
 	vgsp_put32(p, ids + 8, CHIP_REVISION);
+	return NV_OK;
+}
+
+/*
+ * Zeroed answers where zero is a defined, safe state:
+ * USER_REGISTER_ACCESS_MAP with map size 0 is "unsupported for this chip"
+ * (no BAR0 register is opened to guest user space); CONSTRUCTED_FALCON_INFO
+ * with 0 entries is "no generic falcons owned by CPU-RM".
+ */
+#define USER_REGISTER_ACCESS_MAP_SIZE	0x200c	/* 3 sizes + 2 x 4 KiB */
+#define CONSTRUCTED_FALCON_INFO_SIZE	0x504	/* count + 64 x 20 bytes */
+
+static u32 zeroed(struct vgsp_gsp *gsp, u8 *p, u32 size)
+{
+	memset(p, 0, size);
 	return NV_OK;
 }
 
@@ -165,6 +182,12 @@ static const struct r535_ctrl r535_ctrls[] = {
 	  intr_get_kernel_table },
 	{ CMD_GPU_GET_CHIP_INFO, "INTERNAL_GPU_GET_CHIP_INFO", 0,
 	  gpu_get_chip_info },
+	{ CMD_USER_REGISTER_ACCESS_MAP,
+	  "INTERNAL_GPU_GET_USER_REGISTER_ACCESS_MAP",
+	  USER_REGISTER_ACCESS_MAP_SIZE, zeroed },
+	{ CMD_GET_CONSTRUCTED_FALCON_INFO,
+	  "INTERNAL_GET_CONSTRUCTED_FALCON_INFO", CONSTRUCTED_FALCON_INFO_SIZE,
+	  zeroed },
 	{ CMD_GPU_GET_SMC_MODE, "INTERNAL_GPU_GET_SMC_MODE", 4, get_smc_mode },
 	{ CMD_FIFO_GET_NUM_CHANNELS, "INTERNAL_FIFO_GET_NUM_CHANNELS", 8,
 	  fifo_get_num_channels },
@@ -188,8 +211,6 @@ static const struct {
 	const char *name;
 } r535_ctrl_names[] = {
 	{ 0x20800a40, "INTERNAL_GET_DEVICE_INFO_TABLE" },
-	{ 0x20800a42, "INTERNAL_GET_CONSTRUCTED_FALCON_INFO" },
-	{ 0x20800a41, "INTERNAL_GPU_GET_USER_REGISTER_ACCESS_MAP" },
 	{ 0x20800a1c, "INTERNAL_MEMSYS_GET_STATIC_CONFIG" },
 	{ 0x20800a2a, "INTERNAL_STATIC_KGR_GET_INFO" },
 	{ 0x20800a1f, "INTERNAL_STATIC_KGR_GET_CAPS" },
