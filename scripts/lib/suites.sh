@@ -30,7 +30,7 @@ run_make_suite() {
 	fi
 	set -- "$1" $_s
 	[ "$_rc" = 0 ] || [ "$3" != 0 ] || { echo "FAIL $1: make exit $_rc with 0 failed"; set -- "$1" "$2" 1; }
-	grep -aE '^FAIL' "$_log" | head -n 30 || true
+	grep -aE '^FAIL|\[  FAILED  \]' "$_log" | head -n 30 || true
 	suite_add "$1" "$2" "$3" $(($(now) - _t0))
 }
 
@@ -93,6 +93,6 @@ run_all_suites() {
 	for _k in "$@"; do run_vm_suite "$_k"; done
 	echo "suites:"
 	printf '%s' "$SUITE_LINES"
-	echo "$TOTAL_P passed, $TOTAL_F failed"
+	echo "$TOTAL_P passed, $TOTAL_F failed" | tee "$BUILD/logs/summary.txt"
 	[ "$TOTAL_F" = 0 ]
 }

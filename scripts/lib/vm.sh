@@ -36,14 +36,14 @@ vm_initramfs() {
 
 # vm_boot MODE LOG [interactive]: returns QEMU's exit status.
 vm_boot() {
-	_mode=$1 _log=$2
+	_mode=$1 _log=$2 _how=${3:-}
 	# The host root goes in read-only, for the real-client checks (QEMU, mdevctl).
 	set -- -accel tcg -m 1G -smp 2 -no-reboot -display none \
 		-device isa-debug-exit,iobase=0xf4,iosize=0x04 \
 		-virtfs local,path=/,mount_tag=host,security_model=none,readonly=on,multidevs=remap \
 		-kernel "$KIMG" -initrd "$INITRD" \
 		-append "console=ttyS0 panic=-1 quiet rig.mode=$_mode rig.host${RIG_CASES:+ rig.cases=$RIG_CASES}"
-	if [ "${3:-}" = interactive ]; then
+	if [ "$_how" = interactive ]; then
 		qemu-system-x86_64 "$@" -serial mon:stdio
 		return $?
 	fi
