@@ -20,6 +20,7 @@
 #define CMD_GPU_GET_CHIP_INFO		0x20800a36
 #define CMD_USER_REGISTER_ACCESS_MAP	0x20800a41
 #define CMD_GET_CONSTRUCTED_FALCON_INFO	0x20800a42
+#define CMD_MEMSYS_GET_STATIC_CONFIG	0x20800a1c
 
 /* NV2080_CTRL_INTERNAL_INTR_GET_KERNEL_TABLE_PARAMS (535: no subtree map) */
 #define INTR_TABLE_MIN_SIZE		0x804
@@ -86,6 +87,31 @@ static u32 gpu_get_chip_info(struct vgsp_gsp *gsp, u8 *p, u32 size)
 static u32 zeroed(struct vgsp_gsp *gsp, u8 *p, u32 size)
 {
 	memset(p, 0, size);
+	return NV_OK;
+}
+
+/*
+ * NV2080_CTRL_INTERNAL_MEMSYS_GET_STATIC_CONFIG_PARAMS: seven NvBool
+ * policy flags, l2CacheSize u64 @8, bFbpaPresent @0x10, comprPageSize
+ * @0x14, comprPageShift @0x18, ramType @0x1c, ltcCount @0x20,
+ * ltsPerLtcCount @0x24. Compression policy flags stay 0 (defaults);
+ * the page size must not be 0 (CPU-RM derives comptag math from it).
+ */
+#define MEMSYS_STATIC_CONFIG_SIZE	0x28
+#define MEMSYS_L2_CACHE_SIZE		(50ULL << 20)
+#define MEMSYS_COMPR_PAGE_SHIFT		16
+#define MEMSYS_LTC_COUNT		10
+#define MEMSYS_LTS_PER_LTC		4
+
+static u32 memsys_get_static_config(struct vgsp_gsp *gsp, u8 *p, u32 size)
+{
+	memset(p, 0, size);
+	vgsp_put64(p, 0x08, MEMSYS_L2_CACHE_SIZE);
+	p[0x10] = 1;					/* bFbpaPresent */
+	vgsp_put32(p, 0x14, 1U << MEMSYS_COMPR_PAGE_SHIFT);
+	vgsp_put32(p, 0x18, MEMSYS_COMPR_PAGE_SHIFT);
+	vgsp_put32(p, 0x20, MEMSYS_LTC_COUNT);
+	vgsp_put32(p, 0x24, MEMSYS_LTS_PER_LTC);
 	return NV_OK;
 }
 
@@ -188,6 +214,8 @@ static const struct r535_ctrl r535_ctrls[] = {
 	{ CMD_GET_CONSTRUCTED_FALCON_INFO,
 	  "INTERNAL_GET_CONSTRUCTED_FALCON_INFO", CONSTRUCTED_FALCON_INFO_SIZE,
 	  zeroed },
+	{ CMD_MEMSYS_GET_STATIC_CONFIG, "INTERNAL_MEMSYS_GET_STATIC_CONFIG",
+	  MEMSYS_STATIC_CONFIG_SIZE, memsys_get_static_config },
 	{ CMD_GPU_GET_SMC_MODE, "INTERNAL_GPU_GET_SMC_MODE", 4, get_smc_mode },
 	{ CMD_FIFO_GET_NUM_CHANNELS, "INTERNAL_FIFO_GET_NUM_CHANNELS", 8,
 	  fifo_get_num_channels },
@@ -211,7 +239,6 @@ static const struct {
 	const char *name;
 } r535_ctrl_names[] = {
 	{ 0x20800a40, "INTERNAL_GET_DEVICE_INFO_TABLE" },
-	{ 0x20800a1c, "INTERNAL_MEMSYS_GET_STATIC_CONFIG" },
 	{ 0x20800a2a, "INTERNAL_STATIC_KGR_GET_INFO" },
 	{ 0x20800a1f, "INTERNAL_STATIC_KGR_GET_CAPS" },
 	{ 0x20800a32, "INTERNAL_STATIC_KGR_GET_CONTEXT_BUFFERS_INFO" },
