@@ -105,6 +105,7 @@ struct vgsp_fn_stat {
 struct vgsp_ctrl_stat {
 	u32 cmd;
 	u32 last_status;
+	u32 last_size;		/* params size the guest sent */
 	u64 count;
 	u64 unsupported;
 };
@@ -344,7 +345,7 @@ void vgsp_stats_rpc(struct vgsp_gsp *gsp, const struct vgsp_rpc_outcome *o,
  * Count one control call. Returns true the first time @cmd is answered
  * NOT_SUPPORTED, so the caller logs each unknown command once.
  */
-bool vgsp_stats_ctrl(struct vgsp_gsp *gsp, u32 cmd, u32 status,
+bool vgsp_stats_ctrl(struct vgsp_gsp *gsp, u32 cmd, u32 size, u32 status,
 		     bool supported);
 extern const char *const vgsp_gsp_err_names[];
 extern const unsigned int vgsp_gsp_nerrs;

@@ -54,7 +54,7 @@ void vgsp_stats_rpc(struct vgsp_gsp *gsp, const struct vgsp_rpc_outcome *o,
 	l->latency_ns = latency_ns;
 }
 
-bool vgsp_stats_ctrl(struct vgsp_gsp *gsp, u32 cmd, u32 status,
+bool vgsp_stats_ctrl(struct vgsp_gsp *gsp, u32 cmd, u32 size, u32 status,
 		     bool supported)
 {
 	struct vgsp_gsp_stats *st = &gsp->st;
@@ -78,6 +78,7 @@ bool vgsp_stats_ctrl(struct vgsp_gsp *gsp, u32 cmd, u32 status,
 	}
 	c->count++;
 	c->last_status = status;
+	c->last_size = size;
 	if (supported)
 		return false;
 	first = c->unsupported == 0;

@@ -110,14 +110,15 @@ static void show_controls(struct vgsp_dev *dev, struct vgsp_printer *p)
 
 	if (!s)
 		return;
-	p->print(p, "cmd name count unsupported last_status\n");
+	p->print(p, "cmd name count unsupported last_status last_size\n");
 	for (i = 0; i < s->st.nctrl; i++) {
 		const struct vgsp_ctrl_stat *c = &s->st.ctrl[i];
 
-		p->print(p, "0x%08x %s %llu %llu 0x%x\n", c->cmd,
+		p->print(p, "0x%08x %s %llu %llu 0x%x 0x%x\n", c->cmd,
 			 s->abi->ctrl_name(c->cmd),
 			 (unsigned long long)c->count,
-			 (unsigned long long)c->unsupported, c->last_status);
+			 (unsigned long long)c->unsupported, c->last_status,
+			 c->last_size);
 	}
 	p->print(p, "untracked %llu\n", (unsigned long long)s->st.ctrl_untracked);
 	vgsp_free(s);

@@ -45,7 +45,7 @@ if u=$(mk h100-10g); then
 		eq gsp_replay.init.rpc_errors \
 		   "$(awk 'NR > 1 { s += $5 } END { print s + 0 }' "$d/gsp_rpc")" 0
 		check gsp_replay.init.controls_worklist "GET_DEVICE_INFO_TABLE not listed as unsupported" \
-			grep -q '^0x20800a40 INTERNAL_GET_DEVICE_INFO_TABLE 1 1 0x56$' "$d/gsp_controls"
+			grep -q '^0x20800a40 INTERNAL_GET_DEVICE_INFO_TABLE 1 1 0x56 0xb04$' "$d/gsp_controls"
 		check gsp_replay.init.latency "no latency samples" \
 			grep -qv '^count 0$' "$d/gsp_latency"
 		check gsp_replay.init.rpc_log "rpc_log has no GSP_RM_ALLOC" \

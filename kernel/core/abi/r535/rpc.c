@@ -212,7 +212,7 @@ static u32 rm_control(struct r535_call *c)
 		status = r535_control(gsp, cmd, p + R535_CTRL_PARAMS, psize,
 				      &known);
 	}
-	if (vgsp_stats_ctrl(gsp, cmd, status, known))
+	if (vgsp_stats_ctrl(gsp, cmd, psize, status, known))
 		vgsp_info("vgsp: %s: control 0x%08x (%s) not supported\n",
 			  gsp->dev->name, cmd, r535_ctrl_name(cmd));
 	vgsp_put32(p, R535_CTRL_STATUS, status);
