@@ -5,7 +5,8 @@
 #   setup                      host tools + both test kernels (idempotent)
 #   build [--kernel K]         vgsp.ko per kernel, the guest client, vm-bin
 #   test  [--kernel K] [--quick] [--no-unit]
-#                              unit suites + VM tests (+ nested QEMU, mdevctl);
+#                              make unit, make -C userspace/*/ test, VM tests
+#                              (+ nested QEMU, mdevctl) per kernel;
 #                              last line "N passed, N failed"
 #   demo  [--kernel K]         two instances driven by the smoke client
 #   vm    [--kernel K]         interactive shell in the VM, vgsp.ko loaded

@@ -39,8 +39,10 @@ has_target() { [ -f "$1/Makefile" ] && grep -q "^$2:" "$1/Makefile"; }
 run_unit_suites() {
 	if has_target "$ROOT" unit; then run_make_suite unit "$ROOT" unit
 	else echo "FAIL unit: top-level Makefile has no 'unit' target"; suite_add unit 0 1 0; fi
-	for _sp in userspace/cuda userspace/hostd; do
-		has_target "$ROOT/$_sp" test && run_make_suite "$(echo "$_sp" | tr / -)" "$ROOT/$_sp" test
+	# Every userspace sub-project with a `test` target (cuda, hostd, vfu, ...).
+	for _sp in "$ROOT"/userspace/*/; do
+		_sp=${_sp%/}
+		has_target "$_sp" test && run_make_suite "userspace-${_sp##*/}" "$_sp" test
 	done
 	return 0
 }

@@ -7,7 +7,7 @@
 . /lib/rig.sh
 
 u=$(mk h100-10g) || { fail remove_open.create "create failed"; exit 0; }
-rm -f /tmp/ready /tmp/rm.rc
+rm -f /tmp/ready /tmp/ready.closing /tmp/rm.rc
 # REQ is awaited up to 10 s, but the device stays open at least 3 s.
 vgsp-vfiotest hold "$u" 10 /tmp/ready 3 > /tmp/hold.out 2>&1 &
 hp=$!
@@ -17,7 +17,9 @@ check remove_open.holder_ready "holder never opened the device" test -e /tmp/rea
 eq remove_open.info_open "$(kv "$DBG/$u/info" open)" 1
 
 t0=$(date +%s)
-( echo 1 > "$DEVS/$u/remove"; echo "$?" > /tmp/rm.rc ) 2>/dev/null &
+# The child records whether the holder had closed when remove returned.
+( echo 1 > "$DEVS/$u/remove"; r=$?
+  if [ -e /tmp/ready.closing ]; then echo "$r after-close"; else echo "$r before-close"; fi > /tmp/rm.rc ) 2>/dev/null &
 rp=$!
 sleep 1
 if [ -e /tmp/rm.rc ]; then
@@ -31,5 +33,5 @@ cat /tmp/hold.out
 eq remove_open.req_signalled "$hrc" 0
 wait $rp
 echo "  remove completed after $(($(date +%s) - t0)) s"
-eq remove_open.remove_rc "$(cat /tmp/rm.rc 2>/dev/null)" 0
+eq remove_open.remove_after_close "$(cat /tmp/rm.rc 2>/dev/null)" "0 after-close"
 check remove_open.gone "instance still present after release" test ! -e "$DEVS/$u"

@@ -121,6 +121,18 @@ static int cmd_hold(const char *uuid, int secs, const char *ready, int min)
 	/* Keep it open a while longer, so the caller can see remove block. */
 	while (time(NULL) - t0 < min)
 		sleep(1);
+	/*
+	 * <ready>.closing, made just before the close: anything that finishes
+	 * while it is absent finished while the device was certainly open.
+	 */
+	{
+		char closing[PATH_MAX];
+
+		snprintf(closing, sizeof(closing), "%s.closing", ready);
+		fd = open(closing, O_WRONLY | O_CREAT, 0644);
+		if (fd >= 0)
+			close(fd);
+	}
 	vdev_close(&d);
 	return r;
 }
