@@ -755,7 +755,7 @@ static void static_info(struct rp_client *c)
 /* The interrupt table gives the GSP vector; arm it in the CPU tree. */
 static void intr_table(struct rp_client *c)
 {
-	static uint8_t p[0x804];
+	static uint8_t p[0x814];	/* 535.261.03 size, with subtreeMap */
 	uint32_t st;
 	int irq;
 

@@ -447,7 +447,7 @@ static void test_views(void **state)
 	assert_non_null(strstr(view(ip, "gsp_controls"),
 			       "0x20800a36 INTERNAL_GPU_GET_CHIP_INFO 1 0 0x0 0x58\n"));
 	assert_non_null(strstr(view(ip, "gsp_controls"),
-			       "0x20800a5c INTERNAL_INTR_GET_KERNEL_TABLE 1 0 0x0 0x804\n"));
+			       "0x20800a5c INTERNAL_INTR_GET_KERNEL_TABLE 1 0 0x0 0x814\n"));
 	assert_non_null(strstr(view(ip, "gsp_queue"), "statq_msg_count 63\n"));
 	assert_non_null(strstr(view(ip, "gsp_latency"), "count "));
 	assert_null(strstr(view(ip, "gsp_latency"), "count 0\n"));

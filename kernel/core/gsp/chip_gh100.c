@@ -17,8 +17,12 @@
 #define BCR_CTRL_VALID			0x1
 /* SWGEN0 and HALT are routed to the host (kflcnReadIntrStatus_GA102). */
 #define GH100_RISCV_IRQ_HOST		(VGSP_IRQ_SWGEN0 | (1U << 4))
-/* Vector of the GSP in the CPU interrupt tree; reported to the guest. */
-#define GH100_GSP_VECTOR		0x80
+/*
+ * Vector of the GSP in the CPU interrupt tree, reported to the guest in
+ * INTR_GET_KERNEL_TABLE. Kept in top-level subtree 0 (vectors 0..63),
+ * the subtree the zeroed category map of that reply points at.
+ */
+#define GH100_GSP_VECTOR		0x20
 
 static const struct vgsp_reg gh100_gsp_regs[] = {
 	{ .name = "FSP_BOOT_COMPLETE", .offset = NV_THERM_I2CS_SCRATCH,

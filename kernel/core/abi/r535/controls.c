@@ -22,7 +22,12 @@
 #define CMD_GET_CONSTRUCTED_FALCON_INFO	0x20800a42
 #define CMD_MEMSYS_GET_STATIC_CONFIG	0x20800a1c
 
-/* NV2080_CTRL_INTERNAL_INTR_GET_KERNEL_TABLE_PARAMS (535: no subtree map) */
+/*
+ * NV2080_CTRL_INTERNAL_INTR_GET_KERNEL_TABLE_PARAMS: tableLen, 128 rows of
+ * 16 bytes; 535.261.03 appends subtreeMap[7] {start, end} (0x814 bytes in
+ * all). The map stays zero: every category in top-level subtree 0, which
+ * is where the chip's GSP vector lives.
+ */
 #define INTR_TABLE_MIN_SIZE		0x804
 #define INTR_ROW			0x04
 #define INTR_ROW_SIZE			0x10
@@ -91,13 +96,17 @@ static u32 zeroed(struct vgsp_gsp *gsp, u8 *p, u32 size)
 }
 
 /*
- * NV2080_CTRL_INTERNAL_MEMSYS_GET_STATIC_CONFIG_PARAMS: seven NvBool
- * policy flags, l2CacheSize u64 @8, bFbpaPresent @0x10, comprPageSize
- * @0x14, comprPageShift @0x18, ramType @0x1c, ltcCount @0x20,
- * ltsPerLtcCount @0x24. Compression policy flags stay 0 (defaults);
- * the page size must not be 0 (CPU-RM derives comptag math from it).
+ * NV2080_CTRL_INTERNAL_MEMSYS_GET_STATIC_CONFIG_PARAMS (5xx): seven NvBool
+ * policy flags, l2CacheSize u64 @8, bReservedMemAtBottom @0x10,
+ * bFbpaPresent @0x11, comprPageSize @0x14, comprPageShift @0x18,
+ * maximumBlacklistPages u16 @0x1c, ramType @0x20, ltcCount @0x24,
+ * ltsPerLtcCount @0x28, a PLC-bug flag @0x2c (0x30 bytes). 535.261.03
+ * sends 0x38: the same prefix with fields appended, left 0.
+ * Compression policy flags stay 0 (defaults); the page size must not be
+ * 0 (CPU-RM derives comptag math from it).
  */
-#define MEMSYS_STATIC_CONFIG_SIZE	0x28
+#define MEMSYS_STATIC_CONFIG_SIZE	0x30
+#define MEMSYS_STATIC_CONFIG_SIZE_535	0x38
 #define MEMSYS_L2_CACHE_SIZE		(50ULL << 20)
 #define MEMSYS_COMPR_PAGE_SHIFT		16
 #define MEMSYS_LTC_COUNT		10
@@ -105,13 +114,16 @@ static u32 zeroed(struct vgsp_gsp *gsp, u8 *p, u32 size)
 
 static u32 memsys_get_static_config(struct vgsp_gsp *gsp, u8 *p, u32 size)
 {
+	if (size != MEMSYS_STATIC_CONFIG_SIZE &&
+	    size != MEMSYS_STATIC_CONFIG_SIZE_535)
+		return NV_ERR_INVALID_PARAM_STRUCT;
 	memset(p, 0, size);
 	vgsp_put64(p, 0x08, MEMSYS_L2_CACHE_SIZE);
-	p[0x10] = 1;					/* bFbpaPresent */
+	p[0x11] = 1;					/* bFbpaPresent */
 	vgsp_put32(p, 0x14, 1U << MEMSYS_COMPR_PAGE_SHIFT);
 	vgsp_put32(p, 0x18, MEMSYS_COMPR_PAGE_SHIFT);
-	vgsp_put32(p, 0x20, MEMSYS_LTC_COUNT);
-	vgsp_put32(p, 0x24, MEMSYS_LTS_PER_LTC);
+	vgsp_put32(p, 0x24, MEMSYS_LTC_COUNT);
+	vgsp_put32(p, 0x28, MEMSYS_LTS_PER_LTC);
 	return NV_OK;
 }
 
@@ -214,8 +226,8 @@ static const struct r535_ctrl r535_ctrls[] = {
 	{ CMD_GET_CONSTRUCTED_FALCON_INFO,
 	  "INTERNAL_GET_CONSTRUCTED_FALCON_INFO", CONSTRUCTED_FALCON_INFO_SIZE,
 	  zeroed },
-	{ CMD_MEMSYS_GET_STATIC_CONFIG, "INTERNAL_MEMSYS_GET_STATIC_CONFIG",
-	  MEMSYS_STATIC_CONFIG_SIZE, memsys_get_static_config },
+	{ CMD_MEMSYS_GET_STATIC_CONFIG, "INTERNAL_MEMSYS_GET_STATIC_CONFIG", 0,
+	  memsys_get_static_config },
 	{ CMD_GPU_GET_SMC_MODE, "INTERNAL_GPU_GET_SMC_MODE", 4, get_smc_mode },
 	{ CMD_FIFO_GET_NUM_CHANNELS, "INTERNAL_FIFO_GET_NUM_CHANNELS", 8,
 	  fifo_get_num_channels },
