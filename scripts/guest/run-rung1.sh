@@ -85,17 +85,23 @@ verdict=$(grep -a 'VERDICT' "$RUN/console.txt" | tail -1 | sed 's/.*VERDICT //')
 # emulated GSP's (first RPC answered with a non-zero status).
 first_nvrm=$(grep -a '^dmesg: ' "$RUN/console.txt" | sed 's/^dmesg: //; s/^\[ *[0-9.]*\] //' |
 	grep -a -m1 -E 'NVRM: .*(Assertion failed|Check failed|failed|Xid|Timeout|error|Cannot)' || true)
+# The failure that ended the first RmInitAdapter: the last check before it
+# (earlier asserts may be tolerated by the driver).
+fatal_nvrm=$(grep -a '^dmesg: ' "$RUN/console.txt" | sed 's/^dmesg: //; s/^\[ *[0-9.]*\] //' |
+	awk '/RmInitAdapter failed!/ { print last; exit }
+	     /Check failed|Assertion failed|Xid|Timeout|Cannot/ { last = $0 }' || true)
 first_rpc=$(sed -n '/^== rpc_log$/,/^== /p' "$RUN/vfu-stats.txt" 2>/dev/null | grep -v '^==' |
 	awk 'NR > 1 && $5 != "0x0" { print; exit }')
-echo "$(basename "$RUN")	$CORE_SHA	$verdict	${first_rpc:--}	${first_nvrm:--}" \
+echo "$(basename "$RUN")	$CORE_SHA	$verdict	${first_rpc:--}	${fatal_nvrm:--}" \
 	>> "$VGSP_ROOT/.cache/guest/runs/history.tsv"
 {
 	echo "rung1 run $(basename "$RUN")"
 	cat "$RUN/cmd.txt"
 	echo "times: qemu-fetch ${t_q}s guest-build ${t_g}s vfu-build ${t_b}s boot+run ${t_r}s (qemu rc=$rc)"
 	echo "verdict: $verdict"
-	echo "first failing RPC (rpc_log): ${first_rpc:-none}"
+	echo "first failing RPC still in rpc_log (a ring: early entries may be gone): ${first_rpc:-none}"
 	echo "first failing NVRM line: ${first_nvrm:-none}"
+	echo "failure that ended the first RmInitAdapter: ${fatal_nvrm:-none}"
 	echo "--- guest rung1 lines"
 	grep -a -E 'rung1:|cuinit:|^GPU [0-9]+:|No devices' "$RUN/console.txt" | grep -v 'kernel log' || true
 	echo "--- guest NVRM / Xid lines (kernel log order, repeats dropped, first 60)"

@@ -57,7 +57,10 @@ apt_update() {
 	fi
 }
 
-# Install Debian packages that are not installed yet (idempotent).
+# Install Debian packages that are not installed yet (idempotent). No -t:
+# backports has priority 100, so candidates stay the machine's bookworm ones
+# (pinning plain bookworm could pick versions older than installed
+# security updates and make dependencies unsatisfiable).
 apt_install() {
 	_missing=
 	for _p in "$@"; do
@@ -69,9 +72,9 @@ apt_install() {
 	log "apt: installing$_missing"
 	# shellcheck disable=SC2046,SC2086
 	DEBIAN_FRONTEND=noninteractive flock "$APT_LOCK" apt-get $(apt_opts) install -y \
-		--no-install-recommends -t bookworm $_missing >"$APTDIR/install.log" 2>&1 ||
+		--no-install-recommends $_missing >"$APTDIR/install.log" 2>&1 ||
 		{ tail -n 5 "$APTDIR/install.log" >&2; die "apt-get install failed:$_missing (see $APTDIR/install.log)"; }
 }
 
 # Host tools every subcommand needs.
-HOST_PKGS="build-essential make gcc libc6-dev qemu-system-x86 busybox-static cpio dwarves xz-utils kmod util-linux"
+HOST_PKGS="build-essential make gcc libc6-dev qemu-system-x86 busybox-static cpio dwarves xz-utils zstd kmod util-linux"
