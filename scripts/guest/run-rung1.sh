@@ -89,7 +89,7 @@ first_nvrm=$(grep -a '^dmesg: ' "$RUN/console.txt" | sed 's/^dmesg: //; s/^\[ *[
 # (earlier asserts may be tolerated by the driver).
 fatal_nvrm=$(grep -a '^dmesg: ' "$RUN/console.txt" | sed 's/^dmesg: //; s/^\[ *[0-9.]*\] //' |
 	awk '/RmInitAdapter failed!/ { print last; exit }
-	     /Check failed|Assertion failed|Xid|Timeout|Cannot/ { last = $0 }' || true)
+	     /Check failed|Assertion failed|Xid|Timeout/ { last = $0 }' || true)
 first_rpc=$(sed -n '/^== rpc_log$/,/^== /p' "$RUN/vfu-stats.txt" 2>/dev/null | grep -v '^==' |
 	awk 'NR > 1 && $5 != "0x0" { print; exit }')
 echo "$(basename "$RUN")	$CORE_SHA	$verdict	${first_rpc:--}	${fatal_nvrm:--}" \
