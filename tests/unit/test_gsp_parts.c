@@ -1,0 +1,326 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * Pieces of the emulated GSP on their own: the RM object table (parent
+ * rules, duplicates, cascading free, capacity and depth limits), the FSP
+ * mailbox (EMEM auto-increment, refused packets, COT with unusable boot
+ * arguments), the interrupt tree gating and the checksum.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <cmocka.h>
+
+#include "device.h"
+#include "os_user.h"
+#include "gsp/gsp_priv.h"
+
+#define FSP_EMEMC0	0x8f2ac0
+#define FSP_EMEMD0	0x8f2ac4
+#define FSP_QUEUE_HEAD0	0x8f2c00
+#define FSP_QUEUE_TAIL0	0x8f2c04
+#define FSP_MSGQ_HEAD0	0x8f2c80
+#define FSP_MSGQ_TAIL0	0x8f2c84
+#define AINCW		(1U << 24)
+#define AINCR		(1U << 25)
+
+/* ---- object table ---- */
+
+static void test_objects_tree_rules(void **state)
+{
+	struct vgsp_objtab t;
+
+	vgsp_os_user_init();
+	assert_int_equal(vgsp_obj_init(&t), 0);
+	/* a client is its own handle */
+	assert_int_equal(vgsp_obj_alloc(&t, 1, 0, 2, 0, VGSP_OBJ_ROOT),
+			 VGSP_OBJ_BAD_HANDLE);
+	assert_int_equal(vgsp_obj_alloc(&t, 1, 1, 1, 0, VGSP_OBJ_ROOT),
+			 VGSP_OBJ_OK);
+	assert_int_equal(vgsp_obj_alloc(&t, 1, 1, 1, 0, VGSP_OBJ_ROOT),
+			 VGSP_OBJ_DUPLICATE);
+	/* device under the client, subdevice only under a device */
+	assert_int_equal(vgsp_obj_alloc(&t, 9, 9, 10, 0x80, VGSP_OBJ_DEVICE),
+			 VGSP_OBJ_NO_CLIENT);
+	assert_int_equal(vgsp_obj_alloc(&t, 1, 1, 20, 0x2080,
+					VGSP_OBJ_SUBDEVICE), VGSP_OBJ_BAD_PARENT);
+	assert_int_equal(vgsp_obj_alloc(&t, 1, 1, 10, 0x80, VGSP_OBJ_DEVICE),
+			 VGSP_OBJ_OK);
+	assert_int_equal(vgsp_obj_alloc(&t, 1, 10, 20, 0x2080,
+					VGSP_OBJ_SUBDEVICE), VGSP_OBJ_OK);
+	assert_int_equal(vgsp_obj_alloc(&t, 1, 77, 30, 0xc86f, VGSP_OBJ_OTHER),
+			 VGSP_OBJ_NO_PARENT);
+	assert_int_equal(vgsp_obj_alloc(&t, 1, 20, 30, 0xc86f, VGSP_OBJ_OTHER),
+			 VGSP_OBJ_OK);
+	assert_int_equal(vgsp_obj_alloc(&t, 1, 20, 0, 0xc86f, VGSP_OBJ_OTHER),
+			 VGSP_OBJ_BAD_HANDLE);
+	/* the same handle in another client is another object */
+	assert_int_equal(vgsp_obj_alloc(&t, 2, 2, 2, 0, VGSP_OBJ_ROOT),
+			 VGSP_OBJ_OK);
+	assert_int_equal(vgsp_obj_alloc(&t, 2, 2, 10, 0x80, VGSP_OBJ_DEVICE),
+			 VGSP_OBJ_OK);
+	assert_int_equal(t.used, 6);
+
+	/* freeing the device takes subdevice and channel with it */
+	assert_int_equal(vgsp_obj_free(&t, 1, 10), 3);
+	assert_null(vgsp_obj_find(&t, 1, 30));
+	assert_non_null(vgsp_obj_find(&t, 1, 1));
+	assert_non_null(vgsp_obj_find(&t, 2, 10));
+	assert_int_equal(vgsp_obj_free(&t, 1, 10), -ENOENT);
+	/* freeing a client frees all of it, and only it */
+	assert_int_equal(vgsp_obj_free(&t, 2, 2), 2);
+	assert_int_equal(t.used, 1);
+	vgsp_obj_fini(&t);
+}
+
+static void test_objects_limits(void **state)
+{
+	struct vgsp_objtab t;
+	unsigned int i;
+
+	vgsp_os_user_init();
+	assert_int_equal(vgsp_obj_init(&t), 0);
+	assert_int_equal(vgsp_obj_alloc(&t, 1, 1, 1, 0, VGSP_OBJ_ROOT), 0);
+	/* a chain deeper than the cap is refused */
+	assert_int_equal(vgsp_obj_alloc(&t, 1, 1, 100, 0x50a0,
+					VGSP_OBJ_OTHER), 0);
+	for (i = 0; i < VGSP_OBJ_MAX_DEPTH - 1; i++)
+		assert_int_equal(vgsp_obj_alloc(&t, 1, 100 + i, 101 + i, 0x50a0,
+						VGSP_OBJ_OTHER), 0);
+	assert_int_equal(vgsp_obj_alloc(&t, 1, 100 + i, 101 + i, 0x50a0,
+					VGSP_OBJ_OTHER), VGSP_OBJ_TOO_DEEP);
+	/* freeing the top of the chain frees the whole chain */
+	assert_int_equal(vgsp_obj_free(&t, 1, 100), VGSP_OBJ_MAX_DEPTH);
+	/* capacity */
+	for (i = 0; t.used < VGSP_OBJ_MAX; i++)
+		assert_int_equal(vgsp_obj_alloc(&t, 1, 1, 1000 + i, 0x50a0,
+						VGSP_OBJ_OTHER), 0);
+	assert_int_equal(vgsp_obj_alloc(&t, 1, 1, 5, 0x50a0, VGSP_OBJ_OTHER),
+			 VGSP_OBJ_FULL);
+	assert_int_equal(vgsp_obj_free(&t, 1, 1), VGSP_OBJ_MAX);
+	assert_int_equal(t.used, 0);
+	vgsp_obj_fini(&t);
+}
+
+/* ---- device-level pieces ---- */
+
+struct fx {
+	struct vgsp_dev *dev;
+	u8 mem[0x4000];
+	int irqs;
+};
+
+static int fx_dma_read(void *fe, u64 iova, void *buf, size_t len)
+{
+	struct fx *f = fe;
+
+	if (iova < 0x1000 || iova - 0x1000 + len > sizeof(f->mem))
+		return -EFAULT;
+	memcpy(buf, f->mem + iova - 0x1000, len);
+	return 0;
+}
+
+static int fx_dma_write(void *fe, u64 iova, const void *buf, size_t len)
+{
+	return -EFAULT;
+}
+
+static bool fx_irq(void *fe, unsigned int v)
+{
+	((struct fx *)fe)->irqs++;
+	return true;
+}
+
+static const struct vgsp_fe_ops fx_ops = {
+	.dma_read = fx_dma_read, .dma_write = fx_dma_write,
+	.irq_signal = fx_irq,
+};
+
+static int setup(void **state)
+{
+	static const u8 uuid[16] = { 1, 2, 3 };
+	struct fx *f = calloc(1, sizeof(*f));
+
+	vgsp_os_user_init();
+	assert_non_null(f);
+	f->dev = vgsp_dev_create(vgsp_profile_find("h100-10g"), uuid, 8,
+				 &fx_ops, f);
+	assert_non_null(f->dev);
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fx *f = *state;
+
+	vgsp_dev_destroy(f->dev);
+	free(f);
+	return 0;
+}
+
+static u32 rd(struct fx *f, u32 off)
+{
+	u32 v = 0;
+
+	assert_int_equal(vgsp_dev_bar_read(f->dev, VGSP_BAR0, off, &v, 4), 0);
+	return v;
+}
+
+static void wr(struct fx *f, u32 off, u32 v)
+{
+	assert_int_equal(vgsp_dev_bar_write(f->dev, VGSP_BAR0, off, &v, 4), 0);
+}
+
+/* Send @n dwords through EMEM and return the FSP's errorCode. */
+static u32 fsp_send(struct fx *f, const u32 *dw, unsigned int n)
+{
+	unsigned int i;
+
+	wr(f, FSP_EMEMC0, AINCW);
+	for (i = 0; i < n; i++)
+		wr(f, FSP_EMEMD0, dw[i]);
+	wr(f, FSP_QUEUE_TAIL0, n * 4 - 4);
+	wr(f, FSP_QUEUE_HEAD0, 0);
+	/* consumed, answered */
+	assert_int_equal(rd(f, FSP_QUEUE_TAIL0), rd(f, FSP_QUEUE_HEAD0));
+	assert_int_equal(rd(f, FSP_MSGQ_TAIL0) - rd(f, FSP_MSGQ_HEAD0), 16);
+	wr(f, FSP_EMEMC0, AINCR);
+	for (i = 0; i < 4; i++)
+		rd(f, FSP_EMEMD0);
+	return rd(f, FSP_EMEMD0);
+}
+
+static void test_fsp_emem_and_refusals(void **state)
+{
+	struct fx *f = *state;
+	u32 pkt[217] = { 0 };
+	unsigned int i;
+
+	/* auto-increment is visible in EMEMC, as OpenRM checks */
+	wr(f, FSP_EMEMC0, AINCW);
+	for (i = 0; i < 5; i++)
+		wr(f, FSP_EMEMD0, i);
+	assert_int_equal(rd(f, FSP_EMEMC0) & 0xfffc, 20);
+	/* past the end of EMEM: dropped and counted, reads 0 */
+	wr(f, FSP_EMEMC0, 0xfffc | AINCR);
+	assert_int_equal(rd(f, FSP_EMEMD0), 0);
+	assert_true(f->dev->gsp->st.e.emem_bad > 0);
+
+	/* no SOM/EOM */
+	pkt[0] = 0;
+	pkt[1] = 0x7e | 0x10de << 8 | 0x14u << 24;
+	assert_int_equal(fsp_send(f, pkt, 217), 1);
+	/* unsupported NVDM type */
+	pkt[0] = 3u << 30;
+	pkt[1] = 0x7e | 0x10de << 8 | 0x33u << 24;
+	assert_int_equal(fsp_send(f, pkt, 217), 2);
+	/* COT too short */
+	pkt[1] = 0x7e | 0x10de << 8 | 0x14u << 24;
+	assert_int_equal(fsp_send(f, pkt, 8), 1);
+	assert_int_equal(f->dev->gsp->st.e.fsp_errors, 3);
+	/* lockdown still engaged: nothing booted */
+	assert_true(rd(f, 0x1100f4) & (1U << 13));
+	assert_int_equal(f->dev->gsp->boot, VGSP_BOOT_OFF);
+}
+
+/* A COT whose boot arguments lead nowhere: boot fails, no hang, no write. */
+static void test_cot_with_unusable_boot_args(void **state)
+{
+	struct fx *f = *state;
+	u32 pkt[217] = { 0 };
+	int i;
+
+	pkt[0] = 3u << 30;
+	pkt[1] = 0x7e | 0x10de << 8 | 0x14u << 24;
+	pkt[2 + 852 / 4] = 0x1000;	/* boot params at IOVA 0x1000: zeroes */
+	assert_int_equal(fsp_send(f, pkt, 217), 0);
+	assert_false(rd(f, 0x1100f4) & (1U << 13));
+	assert_int_equal(rd(f, 0x111388) >> 7 & 1, 1);
+	for (i = 0; i < 1000 && f->dev->gsp->boot == VGSP_BOOT_STARTING; i++) {
+		struct timespec ts = { 0, 1000000 };
+
+		nanosleep(&ts, NULL);
+	}
+	vgsp_dev_lock(f->dev);
+	assert_int_equal(f->dev->gsp->boot, VGSP_BOOT_FAILED);
+	assert_int_equal(f->dev->gsp->st.e.boot_errors, 1);
+	vgsp_dev_unlock(f->dev);
+	/* doorbells now do nothing */
+	for (i = 0; i < 100; i++)
+		wr(f, 0x110c00, 0);
+	assert_int_equal(f->dev->cnt.dma_writes, 0);
+	/* reset: power-on state again, lockdown engaged */
+	vgsp_dev_reset(f->dev);
+	assert_int_equal(f->dev->gsp->boot, VGSP_BOOT_OFF);
+	assert_true(rd(f, 0x1100f4) & (1U << 13));
+}
+
+static void test_intr_gating(void **state)
+{
+	struct fx *f = *state;
+	u32 v = f->dev->gsp->chip->irq_vector, leaf = 0xb81000 + 4 * (v / 32);
+
+	vgsp_dev_lock(f->dev);
+	vgsp_intr_gsp_raise(f->dev->gsp);	/* nothing enabled */
+	vgsp_dev_unlock(f->dev);
+	assert_int_equal(f->irqs, 0);
+	assert_true(rd(f, leaf) & (1U << (v % 32)));
+	assert_true(rd(f, 0x110008) & 0x40);
+	/* leaf enable alone is not enough; top enable delivers the pending one */
+	wr(f, 0xb81200 + 4 * (v / 32), 1U << (v % 32));
+	assert_int_equal(f->irqs, 0);
+	wr(f, 0xb81608, 1U << (v / 64));
+	assert_int_equal(f->irqs, 1);
+	assert_true(rd(f, 0xb81600) & (1U << (v / 64)));
+	/* W1C leaf, then retrigger while SWGEN0 is still set re-delivers */
+	wr(f, leaf, 1U << (v % 32));
+	assert_int_equal(rd(f, leaf) & (1U << (v % 32)), 0);
+	wr(f, 0x1103e8, 1);
+	assert_int_equal(f->irqs, 2);
+	/* acknowledged: retrigger is quiet */
+	wr(f, 0x110004, 0x40);
+	wr(f, leaf, 1U << (v % 32));
+	wr(f, 0x1103e8, 1);
+	assert_int_equal(f->irqs, 2);
+	/* disabled at the leaf: raise sets pending, delivers nothing */
+	wr(f, 0xb81400 + 4 * (v / 32), 1U << (v % 32));
+	vgsp_dev_lock(f->dev);
+	vgsp_intr_gsp_raise(f->dev->gsp);
+	vgsp_dev_unlock(f->dev);
+	assert_int_equal(f->irqs, 2);
+}
+
+static void test_checksum_folds_to_zero(void **state)
+{
+	u8 m[0x60];
+	unsigned int i;
+
+	for (i = 0; i < sizeof(m); i++)
+		m[i] = (u8)(i * 37 + 11);
+	vgsp_put32(m, VGSP_ELEM_CHECKSUM, 0);
+	vgsp_put32(m, VGSP_ELEM_CHECKSUM, vgsp_msgq_checksum(m, sizeof(m)));
+	assert_int_equal(vgsp_msgq_checksum(m, sizeof(m)), 0);
+	m[0x41] ^= 0x10;
+	assert_int_not_equal(vgsp_msgq_checksum(m, sizeof(m)), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_objects_tree_rules),
+		cmocka_unit_test(test_objects_limits),
+		cmocka_unit_test_setup_teardown(test_fsp_emem_and_refusals,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_cot_with_unusable_boot_args,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_intr_gating, setup,
+						teardown),
+		cmocka_unit_test(test_checksum_folds_to_zero),
+	};
+
+	return cmocka_run_group_tests_name("gsp_parts", tests, NULL, NULL);
+}
