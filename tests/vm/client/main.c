@@ -8,6 +8,8 @@
  *                            for the REQ eventfd (sent when removal is
  *                            asked), keep the device at least [min] s, close
  *   cycle <type> <n>         n x (create, open, close, remove) of <type>
+ *   stress <uuid> <t> <n>    t threads x n iterations of BAR1/config/BAR0
+ *                            accesses; data and exact counter deltas
  * Exit status 0 when no check failed.
  */
 #include <errno.h>
@@ -171,6 +173,17 @@ static int cmd_cycle(const char *type, int n)
 	return 0;
 }
 
+static int cmd_stress(const char *uuid, int threads, int iters)
+{
+	struct vdev d;
+
+	if (vdev_open(&d, uuid, true))
+		return 1;
+	t_stress(&d, (unsigned int)threads, (unsigned int)iters);
+	vdev_close(&d);
+	return n_fail != 0;
+}
+
 int main(int argc, char **argv)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -180,8 +193,10 @@ int main(int argc, char **argv)
 		return cmd_smoke(argv[2]);
 	if ((argc == 5 || argc == 6) && !strcmp(argv[1], "hold"))
 		return cmd_hold(argv[2], atoi(argv[3]), argv[4], argc == 6 ? atoi(argv[5]) : 0);
+	if (argc == 5 && !strcmp(argv[1], "stress"))
+		return cmd_stress(argv[2], atoi(argv[3]), atoi(argv[4]));
 	if (argc == 4 && !strcmp(argv[1], "cycle"))
 		return cmd_cycle(argv[2], atoi(argv[3]));
-	fprintf(stderr, "usage: vgsp-vfiotest full|smoke <uuid> | hold <uuid> <s> <ready> [min] | cycle <type> <n>\n");
+	fprintf(stderr, "usage: vgsp-vfiotest full|smoke <uuid> | hold <uuid> <s> <ready> [min] | cycle <type> <n> | stress <uuid> <t> <n>\n");
 	return 2;
 }

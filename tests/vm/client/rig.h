@@ -104,5 +104,6 @@ void t_reset(struct vdev *d);
 void t_dma(struct vdev *d);
 void t_counters(struct vdev *d);
 void t_openclose_counters(const char *uuid);
+void t_stress(struct vdev *d, unsigned int nthreads, unsigned int iters);
 
 #endif
