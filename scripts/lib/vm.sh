@@ -47,6 +47,6 @@ vm_boot() {
 		qemu-system-x86_64 "$@" -serial mon:stdio
 		return $?
 	fi
-	timeout "${RIG_VM_TIMEOUT:-900}" qemu-system-x86_64 "$@" -serial "file:$_log" -monitor none \
+	timeout "${RIG_VM_TIMEOUT:-480}" qemu-system-x86_64 "$@" -serial "file:$_log" -monitor none \
 		</dev/null >"$_log.qemu" 2>&1
 }

@@ -11,7 +11,7 @@ fi
 u=$(mk h100-10g) || { fail nested.create "create failed"; exit 0; }
 t0=$(date +%s)
 printf '%s\n' '{"execute":"qmp_capabilities"}' '{"execute":"query-pci"}' '{"execute":"quit"}' |
-	timeout 180 chroot /host $Q -accel tcg -machine pc -m 64 -S -nodefaults -display none \
+	timeout 120 chroot /host $Q -accel tcg -machine pc -m 64 -S -nodefaults -display none \
 		-device "vfio-pci,sysfsdev=$DEVS/$u,id=vgsp0" -qmp stdio > /tmp/qmp.out 2> /tmp/qemu.err
 rc=$?
 echo "  nested qemu: exit $rc in $(($(date +%s) - t0)) s"
