@@ -896,8 +896,11 @@ int rp_run_init(struct rp_client *c)
 		return -EIO;
 	init_controls(c);
 
-	/* A client of the guest's CPU-RM, mirrored on GSP-RM. */
-	alloc(c, H_CLIENT, H_CLIENT, H_CLIENT, 0x0000, 0x10);
+	/*
+	 * A client of the guest's CPU-RM, mirrored on GSP-RM; 535.261.03
+	 * sends a client with hParent = hObject = 0.
+	 */
+	alloc(c, H_CLIENT, 0, 0, 0x0000, 0x6c);
 	alloc(c, H_CLIENT, H_CLIENT, H_DEVICE, 0x0080, 0x38);
 	alloc(c, H_CLIENT, H_DEVICE, H_SUBDEVICE, 0x2080, 0x4);
 	memset(p, 0, sizeof(p));
@@ -1044,8 +1047,9 @@ int rp_run_bad(struct rp_client *c)
 
 	/* handle abuse */
 	T(c, "handles:");
-	alloc(c, H_CLIENT, H_CLIENT, H_CLIENT, 0x0000, 0x10);
+	alloc(c, H_CLIENT, 0, 0, 0x0000, 0x6c);
 	alloc(c, H_CLIENT, H_CLIENT, H_CLIENT, 0x0000, 0x10);	/* dup */
+	alloc(c, 0x1111, 0, 0x2222, 0x0000, 0x10);	/* client != handle */
 	alloc(c, 0x1234, 0x1234, H_DEVICE, 0x0080, 0x38);	/* no client */
 	alloc(c, H_CLIENT, H_CLIENT, H_SUBDEVICE, 0x2080, 0x4); /* parent */
 	alloc(c, H_CLIENT, 0x7777, 0x9999, 0xc86f, 0x8);	/* no parent */

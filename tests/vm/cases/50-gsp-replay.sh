@@ -78,7 +78,7 @@ if u=$(mk h100-10g); then
 		check gsp_replay.bad.device_reset "VFIO reset not counted" \
 			test "$(kv "$d/counters" resets)" -ge 1
 		check gsp_replay.bad.alloc_errors "refused allocs not counted" \
-			test "$(rpc_col "$d/gsp_rpc" 103 3)" -ge 6
+			test "$(rpc_col "$d/gsp_rpc" 103 3)" -ge 7
 		check gsp_replay.bad.storm "5000 doorbells not counted" \
 			test "$(kv "$d/gsp_state" doorbells)" -gt 5000
 	else

@@ -153,10 +153,14 @@ enum r535_function {
 #define R535_MC_ENGINE_IDX_GSP		49
 #define R535_INTR_VECTOR_INVALID	0xffffffff
 
-/* Handles of the RM objects GSP-RM owns (reported in static info) */
-#define R535_H_INTERNAL_CLIENT		0xc1e00004
-#define R535_H_INTERNAL_DEVICE		0xde1d0000
-#define R535_H_INTERNAL_SUBDEVICE	0x5d1d0000
+/*
+ * Handles of the RM objects GSP-RM owns (reported in static info). CPU-RM
+ * numbers its own clients 0xc1e00001, 0xc1e00002, ... and mirrors them
+ * here, so ours sit far from that sequence.
+ */
+#define R535_H_INTERNAL_CLIENT		0xc1fe0001
+#define R535_H_INTERNAL_DEVICE		0xde1fe001
+#define R535_H_INTERNAL_SUBDEVICE	0x5d1fe001
 
 /* abi/r535 internals */
 u32 r535_static_info(struct vgsp_gsp *gsp, u8 *si, u32 cap);

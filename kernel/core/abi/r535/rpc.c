@@ -153,6 +153,12 @@ static u32 rm_alloc(struct r535_call *c)
 	parent = vgsp_get32(p, R535_ALLOC_HPARENT);
 	object = vgsp_get32(p, R535_ALLOC_HOBJECT);
 	cls = vgsp_get32(p, R535_ALLOC_HCLASS);
+	/*
+	 * A client (NV01_ROOT*) arrives as hClient = its handle with
+	 * hParent = hObject = 0 from 535.261.03's CPU-RM.
+	 */
+	if (kind_of(cls) == VGSP_OBJ_ROOT && !object)
+		object = client;
 	if (vgsp_get32(c->req + R535_RPC_HDR_SIZE, R535_ALLOC_PARAMS_SIZE) !=
 	    psize)
 		status = NV_ERR_INVALID_PARAM_STRUCT;
