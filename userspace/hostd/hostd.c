@@ -324,34 +324,112 @@ static void wmb(void)
 #endif
 }
 
-int hd_submit(struct hd_dev *d, const uint32_t *dw, size_t n)
+/* shared by the main channel and extra copy channels */
+static int submit_common(struct hd_dev *d, struct hd_mem *ring, struct hd_mem *pbm,
+			 uint32_t entries, uint32_t *gp_put, uint64_t *pb_off, uint32_t token,
+			 const uint32_t *dw, size_t n)
 {
+	volatile uint32_t *ud = (volatile uint32_t *)((uint8_t *)ring->cpu + HD_USERD_OFF);
 	uint64_t bytes = (uint64_t)n * 4u;
-	if (n == 0 || bytes > d->pbm.size / 4 || n > 0x1fffff)
+	if (n == 0 || bytes > pbm->size / 4 || n > 0x1fffff)
 		return -1;
-	uint32_t next = (d->gp_put + 1) % d->gp_entries;
+	uint32_t next = (*gp_put + 1) % entries;
 	uint64_t t0 = hd_now_ns();
-	while (hd_gp_get(d) == next) /* GPFIFO full: wait for the GPU */
+	while (ud[0x88 / 4] == next) /* GPFIFO full: wait for the GPU */
 		if (hd_now_ns() - t0 > 2000000000ull)
 			return -1;
-	if (d->pb_off + bytes > d->pbm.size) {
+	if (*pb_off + bytes > pbm->size) {
 		/* wrap: everything before must have been fetched */
 		t0 = hd_now_ns();
-		while (hd_gp_get(d) != d->gp_put)
+		while (ud[0x88 / 4] != *gp_put)
 			if (hd_now_ns() - t0 > 2000000000ull)
 				return -1;
-		d->pb_off = 0;
+		*pb_off = 0;
 	}
-	memcpy((uint8_t *)d->pbm.cpu + d->pb_off, dw, bytes);
-	volatile uint64_t *gp = d->ring.cpu;
-	gp[d->gp_put] = pb_gpfifo_entry(d->pbm.va + d->pb_off, (uint32_t)n);
-	d->pb_off = (d->pb_off + bytes + 255u) & ~255ull;
-	d->gp_put = next;
+	memcpy((uint8_t *)pbm->cpu + *pb_off, dw, bytes);
+	volatile uint64_t *gp = ring->cpu;
+	gp[*gp_put] = pb_gpfifo_entry(pbm->va + *pb_off, (uint32_t)n);
+	*pb_off = (*pb_off + bytes + 255u) & ~255ull;
+	*gp_put = next;
 	wmb();
-	userd(d)[0x8c / 4] = d->gp_put;          /* GP_PUT */
+	ud[0x8c / 4] = *gp_put;                  /* GP_PUT */
 	wmb();
-	d->usermode_map[0x90 / 4] = d->token;    /* NOTIFY_CHANNEL_PENDING */
+	d->usermode_map[0x90 / 4] = token;       /* NOTIFY_CHANNEL_PENDING */
 	return 0;
+}
+
+int hd_submit(struct hd_dev *d, const uint32_t *dw, size_t n)
+{
+	return submit_common(d, &d->ring, &d->pbm, d->gp_entries, &d->gp_put, &d->pb_off,
+			     d->token, dw, n);
+}
+
+int hd_chan_submit(struct hd_dev *d, struct hd_chan *c, const uint32_t *dw, size_t n)
+{
+	return submit_common(d, &c->ring, &c->pbm, HD_GP_ENTRIES, &c->gp_put, &c->pb_off,
+			     c->token, dw, n);
+}
+
+int hd_chan_open_ce(struct hd_dev *d, struct hd_chan *c, unsigned copy_index)
+{
+	memset(c, 0, sizeof(*c));
+	c->ring.map_fd = c->pbm.map_fd = -1;
+	if (!d->vaspace || copy_index > 9)
+		return -1; /* needs the TSG-mode VA space */
+	c->engine = NV2080_ENGINE_TYPE_COPY0 + copy_index;
+	struct nv_channel_group_alloc tsg;
+	memset(&tsg, 0, sizeof(tsg));
+	tsg.engineType = c->engine;
+	c->tsg = new_handle(d);
+	if (rm_alloc(d, d->device, &c->tsg, KEPLER_CHANNEL_GROUP_A, &tsg, sizeof(tsg),
+		     "alloc KEPLER_CHANNEL_GROUP_A (copy)"))
+		return -1;
+	struct nv_ctxshare_alloc cs = { d->vaspace, NV_CTXSHARE_ALLOCATION_FLAGS_SUBCONTEXT_ASYNC, 0 };
+	c->ctxshare = new_handle(d);
+	if (rm_alloc(d, c->tsg, &c->ctxshare, FERMI_CONTEXT_SHARE_A, &cs, sizeof(cs),
+		     "alloc FERMI_CONTEXT_SHARE_A (copy)") ||
+	    alloc_cpu_visible(d, &c->ring, HD_RING_BYTES) ||
+	    alloc_cpu_visible(d, &c->pbm, 1u << 20))
+		goto fail;
+	memset(c->ring.cpu, 0, HD_USERD_OFF + 512);
+	struct nv_channel_alloc ch;
+	memset(&ch, 0, sizeof(ch));
+	ch.hObjectError = d->notif.h;
+	ch.hObjectBuffer = d->virt;
+	ch.gpFifoOffset = c->ring.va;
+	ch.gpFifoEntries = HD_GP_ENTRIES;
+	ch.hContextShare = c->ctxshare;
+	ch.hUserdMemory[0] = c->ring.h;
+	ch.userdOffset[0] = HD_USERD_OFF;
+	c->chan = new_handle(d);
+	struct nvb0b5_alloc cea = { 1, c->engine };
+	c->ce = new_handle(d);
+	struct nv_gpfifo_schedule sched = { 1, 0, 0 };
+	struct nv_work_submit_token tok = { 0xffffffffu };
+	if (rm_alloc(d, c->tsg, &c->chan, HOPPER_CHANNEL_GPFIFO_A, &ch, sizeof(ch),
+		     "alloc HOPPER_CHANNEL_GPFIFO_A (copy)") ||
+	    rm_alloc(d, c->chan, &c->ce, HOPPER_DMA_COPY_A, &cea, sizeof(cea),
+		     "alloc HOPPER_DMA_COPY_A (copy)") ||
+	    rm_control(d, c->chan, NVC36F_CTRL_CMD_GPFIFO_GET_WORK_SUBMIT_TOKEN, &tok, sizeof(tok),
+		       "ctrl GET_WORK_SUBMIT_TOKEN (copy)") ||
+	    rm_control(d, c->tsg, NVA06C_CTRL_CMD_GPFIFO_SCHEDULE, &sched, sizeof(sched),
+		       "ctrl TSG GPFIFO_SCHEDULE (copy)"))
+		goto fail;
+	c->token = tok.workSubmitToken;
+	return 0;
+fail:
+	hd_chan_close(d, c);
+	return -1;
+}
+
+void hd_chan_close(struct hd_dev *d, struct hd_chan *c)
+{
+	if (c->tsg)
+		rm_free(d, d->device, c->tsg); /* frees the channel group's children */
+	hd_free(d, &c->ring);
+	hd_free(d, &c->pbm);
+	memset(c, 0, sizeof(*c));
+	c->ring.map_fd = c->pbm.map_fd = -1;
 }
 
 int hd_wait32(const volatile uint32_t *p, uint32_t want, uint64_t timeout_ns)

@@ -465,6 +465,83 @@ static void bench_copy(struct ctx *c, uint32_t bytes, unsigned iters, unsigned s
 	free(t);
 }
 
+/* one copy split across k async copy engines (extra channel groups in the
+ * same client and VA space), verified once, then timed for k = 1, 2, 4, 8 */
+static void bench_multi_ce(struct ctx *c)
+{
+	static struct hd_chan ch[8];
+	unsigned n = 0, idx[8];
+	for (unsigned i = 0; i <= 9 && n < 8; i++)
+		if (!hd_chan_open_ce(&c->d, &ch[n], i))
+			idx[n++] = i;
+	if (!n) {
+		printf("note: no extra async copy-engine channel (last RM status 0x%x)\n", c->d.last_status);
+		return;
+	}
+	printf("multi-CE: %u channels on COPY", n);
+	for (unsigned i = 0; i < n; i++)
+		printf("%s%u", i ? "," : "", idx[i]);
+	printf("\n");
+	uint32_t buf[32];
+	struct pb p;
+	uint32_t v = ++c->seq;
+	for (unsigned i = 0; i < n; i++) {
+		pb_init(&p, buf, 32);
+		pb_set_object(&p, PB_SUBCH_COPY, HOPPER_DMA_COPY_A);
+		pb_ce_sem_release(&p, c->sem.va + 4ull * (8000 + i), v);
+		if (hd_chan_submit(&c->d, &ch[i], buf, p.len) || hd_wait32(semw(c, 8000 + i), v, TIMEOUT_NS)) {
+			result(0, "multi-CE: channel on COPY%u does not execute", idx[i]);
+			n = i;
+			break;
+		}
+	}
+	unsigned ks[6], nk = 0;
+	for (unsigned k = 1; k <= n; k *= 2)
+		ks[nk++] = k;
+	if (ks[nk - 1] != n)
+		ks[nk++] = n;
+	for (unsigned ki = 0; ki < nk; ki++) {
+		unsigned k = ks[ki];
+		uint32_t chunk = (COPY_BYTES / k) & ~4095u;
+		unsigned iters = 50;
+		uint64_t *t = calloc(iters + 1, sizeof(*t));
+		for (unsigned it = 0; it <= iters; it++) {
+			if (it == 0 && k == n && n > 1)
+				memset(c->dst.cpu, 0, COPY_BYTES);
+			v = ++c->seq;
+			uint64_t t0 = hd_now_ns();
+			for (unsigned i = 0; i < k; i++) {
+				uint32_t len = i + 1 < k ? chunk : COPY_BYTES - (k - 1) * chunk;
+				pb_init(&p, buf, 32);
+				pb_ce_copy(&p, c->src.va + (uint64_t)i * chunk, c->dst.va + (uint64_t)i * chunk,
+					   len, c->sem.va + 4ull * (8000 + i), v);
+				hd_chan_submit(&c->d, &ch[i], buf, p.len);
+			}
+			for (unsigned i = 0; i < k; i++)
+				if (hd_wait32(semw(c, 8000 + i), v, TIMEOUT_NS)) {
+					result(0, "multi-CE: split copy over %u engines timed out", k);
+					free(t);
+					goto out;
+				}
+			t[it] = hd_now_ns() - t0;
+			if (it == 0 && k == n && n > 1) {
+				const uint64_t *d = c->dst.cpu;
+				uint64_t bad = 0;
+				for (uint64_t w = 0; w < COPY_BYTES / 8; w++)
+					bad += d[w] != pattern(w);
+				result(!bad, "16 MiB copy split over %u async copy engines, every byte verified", k);
+			}
+		}
+		uint64_t p50 = pct(t + 1, iters, 0.5);
+		printf("METRIC hostd multice%u_copy_16MiB_sync_GBps %.2f\n", k, COPY_BYTES / (double)p50);
+		free(t);
+	}
+out:
+	for (unsigned i = 0; i < 8; i++)
+		if (ch[i].tsg)
+			hd_chan_close(&c->d, &ch[i]);
+}
+
 static void bench_launch(struct ctx *c, unsigned iters, unsigned burst)
 {
 	uint64_t *t = calloc(iters, sizeof(*t));
@@ -642,8 +719,11 @@ int main(int argc, char **argv)
 			memset(&c.qmd_sys, 0, sizeof(c.qmd_sys));
 		bench_launch(&c, 2000, 4000);
 	}
-	if (copy_ok)
+	if (copy_ok) {
 		bench_async_ce();
+		if (c.d.mode == HD_MODE_TSG)
+			bench_multi_ce(&c);
+	}
 	if (fence(&c, TIMEOUT_NS))
 		result(0, "final fence");
 	hd_close(&c.d);

@@ -48,7 +48,9 @@ awk '
 		for (i = 1; i <= n; i++) {
 			m = order[i]
 			# async-CE rows are compared with the same CUDA operation
-			k = (m ~ /^asyncce_/) ? substr(m, 9) : m
+			k = m
+			if (m ~ /^asyncce_/) k = substr(m, 9)
+			if (m ~ /^multice[0-9]+_/) k = substr(m, index(m, "_") + 1)
 			r = (k in a && a[k] + 0 != 0) ? sprintf("%.1f%%", 100 * b[m] / a[k]) : "n/a"
 			printf "| %s | %s | %s | %s |\n", m, b[m], (k in a) ? a[k] : "n/a", r
 		}

@@ -56,6 +56,14 @@ struct hd_dev {
 	uint32_t nclasses;
 };
 
+/* an extra channel (own channel group, copy class only) sharing the
+ * device's client and VA space: copies on several async copy engines */
+struct hd_chan {
+	uint32_t engine, tsg, ctxshare, chan, ce, token, gp_put;
+	uint64_t pb_off;
+	struct hd_mem ring, pbm;
+};
+
 uint64_t hd_now_ns(void);
 
 int hd_open(struct hd_dev *d, enum hd_mode mode, FILE *log);
@@ -69,6 +77,9 @@ void hd_free(struct hd_dev *d, struct hd_mem *m);
 /* Copy n dwords into the pushbuffer ring, append a GPFIFO entry, update
  * GP_PUT in USERD and ring the doorbell. 0 or -1. */
 int hd_submit(struct hd_dev *d, const uint32_t *dw, size_t n);
+int hd_chan_open_ce(struct hd_dev *d, struct hd_chan *c, unsigned copy_index);
+int hd_chan_submit(struct hd_dev *d, struct hd_chan *c, const uint32_t *dw, size_t n);
+void hd_chan_close(struct hd_dev *d, struct hd_chan *c);
 /* Wait until the 32-bit word at p reaches want (wrap-safe >=). */
 int hd_wait32(const volatile uint32_t *p, uint32_t want, uint64_t timeout_ns);
 /* USERD GP_GET / GP_PUT as the GPU sees them (diagnostics). */
