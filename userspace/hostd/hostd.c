@@ -382,8 +382,10 @@ int hd_chan_open_ce(struct hd_dev *d, struct hd_chan *c, unsigned copy_index)
 	tsg.engineType = c->engine;
 	c->tsg = new_handle(d);
 	if (rm_alloc(d, d->device, &c->tsg, KEPLER_CHANNEL_GROUP_A, &tsg, sizeof(tsg),
-		     "alloc KEPLER_CHANNEL_GROUP_A (copy)"))
+		     "alloc KEPLER_CHANNEL_GROUP_A (copy)")) {
+		c->tsg = 0; /* no such copy engine: nothing to free */
 		return -1;
+	}
 	struct nv_ctxshare_alloc cs = { d->vaspace, NV_CTXSHARE_ALLOCATION_FLAGS_SUBCONTEXT_ASYNC, 0 };
 	c->ctxshare = new_handle(d);
 	if (rm_alloc(d, c->tsg, &c->ctxshare, FERMI_CONTEXT_SHARE_A, &cs, sizeof(cs),
