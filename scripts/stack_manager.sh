@@ -12,7 +12,8 @@
 #   vm    [--kernel K]         interactive shell in the VM, vgsp.ko loaded
 # K is 6.12 (default for demo/vm), 6.1 or all (default for build/test).
 # --quick: 6.12 only, no unit suites. --head: build kernel/ as committed
-# in HEAD (ignores uncommitted edits in the working tree).
+# in HEAD (ignores uncommitted edits in the working tree). --nested-boot:
+# also boot a guest Linux through the mdev in nested QEMU (+2 min/kernel).
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$ROOT/scripts/lib/common.sh"
@@ -32,6 +33,7 @@ while [ $# -gt 0 ]; do
 	--quick) kernels=6.12 unit= ;;
 	--no-unit) unit= ;;
 	--head) VGSP_FROM_HEAD=1 ;;
+	--nested-boot) RIG_NESTED_BOOT=1 ;;
 	*) die "unknown option '$1' (see the header of $0)" ;;
 	esac
 	shift

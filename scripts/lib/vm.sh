@@ -31,22 +31,33 @@ vm_initramfs() {
 	# shellcheck disable=SC2086
 	kmod_stage "$_vd/mods/9p" $HOST_SHARE_MODS
 	INITRD=$_vd/initrd.cpio
-	sh "$ROOT/tests/vm/mkinitramfs.sh" "$INITRD" "$_vd/mods" "$1" || die "initramfs build failed"
+	_inner=
+	if [ "${RIG_NESTED_BOOT:-}" ]; then
+		_inner=$_vd/inner.cpio
+		sh "$ROOT/tests/vm/mkinner.sh" "$_inner" || die "nested guest initramfs build failed"
+	fi
+	sh "$ROOT/tests/vm/mkinitramfs.sh" "$INITRD" "$_vd/mods" "$1" $_inner || die "initramfs build failed"
 }
 
 # vm_boot MODE LOG [interactive]: returns QEMU's exit status.
 vm_boot() {
-	_mode=$1 _log=$2 _how=${3:-}
+	_mode=$1 _log=$2 _how=${3:-} _extra= _limit=${RIG_VM_TIMEOUT:-480}
+	# Nested boot (case 65): the inner QEMU boots this same kernel image,
+	# reached through the host share; it adds about 2 minutes.
+	if [ "${RIG_NESTED_BOOT:-}" ]; then
+		_extra=" rig.nestedboot rig.kimg=$KIMG"
+		_limit=${RIG_VM_TIMEOUT:-900}
+	fi
 	# The host root goes in read-only, for the real-client checks (QEMU, mdevctl).
 	set -- -accel tcg -m 1G -smp 2 -no-reboot -display none \
 		-device isa-debug-exit,iobase=0xf4,iosize=0x04 \
 		-virtfs local,path=/,mount_tag=host,security_model=none,readonly=on,multidevs=remap \
 		-kernel "$KIMG" -initrd "$INITRD" \
-		-append "console=ttyS0 panic=-1 quiet rig.mode=$_mode rig.host${RIG_CASES:+ rig.cases=$RIG_CASES}"
+		-append "console=ttyS0 panic=-1 quiet rig.mode=$_mode rig.host${RIG_CASES:+ rig.cases=$RIG_CASES}$_extra"
 	if [ "$_how" = interactive ]; then
 		qemu-system-x86_64 "$@" -serial mon:stdio
 		return $?
 	fi
-	timeout "${RIG_VM_TIMEOUT:-480}" qemu-system-x86_64 "$@" -serial "file:$_log" -monitor none \
+	timeout "$_limit" qemu-system-x86_64 "$@" -serial "file:$_log" -monitor none \
 		</dev/null >"$_log.qemu" 2>&1
 }

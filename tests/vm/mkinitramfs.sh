@@ -1,12 +1,12 @@
 #!/bin/sh
 # Build the test VM's initramfs (uncompressed newc cpio):
-#   mkinitramfs.sh OUT.cpio MODS_DIR VGSP_KO
+#   mkinitramfs.sh OUT.cpio MODS_DIR VGSP_KO [INNER.cpio]
 # MODS_DIR holds load.order + *.ko of the base modules and 9p/ for the
 # host share. Adds busybox, the static client, every file of build/vm-bin/
 # (other sub-projects' guest tools), /init, /lib/rig.sh, /cases and /demo.sh.
 set -eu
-[ $# = 3 ] || { echo "usage: $0 OUT.cpio MODS_DIR VGSP_KO" >&2; exit 2; }
-out=$1 mods=$2 ko=$3
+[ $# = 3 ] || [ $# = 4 ] || { echo "usage: $0 OUT.cpio MODS_DIR VGSP_KO [INNER.cpio]" >&2; exit 2; }
+out=$1 mods=$2 ko=$3 inner=${4:-}
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 bb=$(command -v busybox) || { echo "error: no busybox (apt-get install busybox-static)" >&2; exit 1; }
@@ -26,6 +26,8 @@ if [ -d "$root/build/vm-bin" ]; then
 fi
 cp -R "$mods" "$st/lib/rigmods"
 [ "$ko" = - ] || cp "$ko" "$st/lib/vgsp/vgsp.ko"
+# The nested guest's initramfs (case 65), only when asked for.
+[ -z "$inner" ] || cp "$inner" "$st/lib/inner.cpio"
 cp "$here/init" "$st/init"
 cp "$here/lib.sh" "$st/lib/rig.sh"
 cp "$here/demo.sh" "$st/demo.sh"
