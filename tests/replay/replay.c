@@ -966,6 +966,17 @@ static void tampered(struct rp_client *c, const char *name,
 	}
 }
 
+/* Acknowledge and forget whatever interrupts are pending. */
+static void ret_irq_drain(struct rp_client *c)
+{
+	if (!c->irq_on)
+		return;
+	wr(c, GSP_IRQSCLR, 0x40);
+	wr(c, INTR_LEAF(c->irq_vector / 32), 1u << (c->irq_vector % 32));
+	while (c->t->wait_irq(c->t->ctx, 0) == 0)
+		;
+}
+
 /* A valid control after the bad one: the queue still works. */
 static void still_alive(struct rp_client *c, const char *after)
 {
@@ -1074,6 +1085,35 @@ int rp_run_bad(struct rp_client *c)
 	T(c, "bad doorbell_storm: %s",
 	  recv_msg(c, 200, &fn) == -ETIMEDOUT ? "no reply" : "REPLY");
 	still_alive(c, "doorbell_storm");
+
+	/*
+	 * Queue memory unmapped mid-flight: the command cannot be read, no
+	 * reply, nothing hangs; once the memory is back the next doorbell
+	 * serves it.
+	 */
+	if (c->t->mem_unmap && c->t->mem_remap) {
+		uint8_t q[0x18 + 4];
+		uint32_t got;
+
+		memset(q, 0, sizeof(q));
+		put32(q, 0x00, c->h_client);
+		put32(q, 0x04, c->h_subdevice);
+		put32(q, 0x08, CTRL_GET_SMC_MODE);
+		put32(q, 0x10, 4);
+		T(c, "unmap rc=%d", c->t->mem_unmap(c->t->ctx));
+		send_rpc(c, FN_GSP_RM_CONTROL, q, sizeof(q), 0, &no_tamper);
+		/* give the device time to try (and fail) */
+		c->t->wait_irq(c->t->ctx, 1000);
+		T(c, "remap rc=%d", c->t->mem_remap(c->t->ctx));
+		wr(c, GSP_QUEUE_HEAD0, 0);
+		ret_irq_drain(c);
+		if (!recv_msg(c, TIMEOUT_MS, &got))
+			T(c, "  after remap: reply fn=%u status=0x%x", got,
+			  get32(rep_payload(c), 0x0c));
+		else
+			bad(c, "no reply after remap");
+		ret_irq_drain(c);
+	}
 
 	/*
 	 * The driver retries a boot without a device reset: it resets the

@@ -30,6 +30,12 @@ struct rp_transport {
 	uint64_t (*now_ns)(void *ctx);
 	/* Device reset (VFIO_DEVICE_RESET / vgsp_dev_reset). 0 or -errno. */
 	int (*reset)(void *ctx);
+	/*
+	 * Optional: take the guest memory away from the device and give it
+	 * back (VFIO_IOMMU_UNMAP_DMA / MAP_DMA). 0 or -errno.
+	 */
+	int (*mem_unmap)(void *ctx);
+	int (*mem_remap)(void *ctx);
 	uint8_t uuid[16];	/* instance UUID (checks static info / GID) */
 };
 

@@ -36,6 +36,8 @@
 struct vfio {
 	int container, group, fd, efd;
 	uint64_t bar0_off;
+	void *mem;
+	size_t size;
 };
 
 static uint32_t v_rd32(void *ctx, uint32_t off)
@@ -72,9 +74,33 @@ static int v_mem_alloc(void *ctx, size_t size, void **va, uint64_t *iova)
 	map.size = size;
 	if (ioctl(v->container, VFIO_IOMMU_MAP_DMA, &map))
 		return -errno;
+	v->mem = p;
+	v->size = size;
 	*va = p;
 	*iova = DMA_IOVA;
 	return 0;
+}
+
+static int v_unmap(void *ctx)
+{
+	struct vfio *v = ctx;
+	struct vfio_iommu_type1_dma_unmap um = { .argsz = sizeof(um) };
+
+	um.iova = DMA_IOVA;
+	um.size = v->size;
+	return ioctl(v->container, VFIO_IOMMU_UNMAP_DMA, &um) ? -errno : 0;
+}
+
+static int v_remap(void *ctx)
+{
+	struct vfio *v = ctx;
+	struct vfio_iommu_type1_dma_map map = { .argsz = sizeof(map) };
+
+	map.flags = VFIO_DMA_MAP_FLAG_READ | VFIO_DMA_MAP_FLAG_WRITE;
+	map.vaddr = (uint64_t)(uintptr_t)v->mem;
+	map.iova = DMA_IOVA;
+	map.size = v->size;
+	return ioctl(v->container, VFIO_IOMMU_MAP_DMA, &map) ? -errno : 0;
 }
 
 static int v_wait_irq(void *ctx, unsigned int ms)
@@ -209,11 +235,12 @@ static int check_transcript(const struct rp_client *c, const char *mode,
 
 int main(int argc, char **argv)
 {
-	struct vfio v = { -1, -1, -1, -1, 0 };
+	struct vfio v = { -1, -1, -1, -1, 0, NULL, 0 };
 	struct rp_transport t = {
 		.ctx = &v, .rd32 = v_rd32, .wr32 = v_wr32,
 		.mem_alloc = v_mem_alloc, .wait_irq = v_wait_irq,
 		.now_ns = v_now, .reset = v_reset,
+		.mem_unmap = v_unmap, .mem_remap = v_remap,
 	};
 	const char *mode = argc > 2 ? argv[2] : "init";
 	struct rp_client *c;

@@ -155,6 +155,24 @@ static int ip_reset(void *ctx)
 	return 0;
 }
 
+/* As a frontend does on VFIO_IOMMU_UNMAP_DMA: accesses fail from now. */
+static int ip_unmap(void *ctx)
+{
+	struct inproc *ip = ctx;
+
+	ip->dma_fail = true;
+	vgsp_dev_dma_unmapped(ip->dev, ARENA_IOVA, ip->size);
+	return 0;
+}
+
+static int ip_remap(void *ctx)
+{
+	struct inproc *ip = ctx;
+
+	ip->dma_fail = false;
+	return 0;
+}
+
 static int setup(void **state)
 {
 	struct inproc *ip = calloc(1, sizeof(*ip));
@@ -171,6 +189,7 @@ static int setup(void **state)
 		.ctx = ip, .rd32 = ip_rd32, .wr32 = ip_wr32,
 		.mem_alloc = ip_mem_alloc, .wait_irq = ip_wait_irq,
 		.now_ns = ip_now, .reset = ip_reset,
+		.mem_unmap = ip_unmap, .mem_remap = ip_remap,
 	};
 	memcpy(ip->t.uuid, inst_uuid, 16);
 	*state = ip;
@@ -302,6 +321,9 @@ static void test_bad_input_then_fresh_init(void **state)
 	assert_int_equal(e.version_refused, 1);
 	assert_int_equal(e.resets, 1);
 	assert_int_equal(e.stops, 1);
+	/* the unmapped window was noticed, counted, and survived */
+	assert_true(e.shm_errors >= 1);
+	assert_true(ip->dev->cnt.dma_unmaps >= 1);
 	assert_int_equal(e.boots, 3);
 	assert_true(e.doorbells > 5000);
 	/* the storm woke the worker far fewer times than it rang */

@@ -81,6 +81,11 @@ if u=$(mk h100-10g); then
 			test "$(rpc_col "$d/gsp_rpc" 103 3)" -ge 7
 		check gsp_replay.bad.storm "5000 doorbells not counted" \
 			test "$(kv "$d/gsp_state" doorbells)" -gt 5000
+		# queue memory unmapped mid-flight (VFIO_IOMMU_UNMAP_DMA)
+		check gsp_replay.bad.unmapped_noticed "no failed queue access counted" \
+			test "$(kv "$d/gsp_state" shm_errors)" -ge 1
+		check gsp_replay.bad.dma_unmaps "unmap not seen by the frontend" \
+			test "$(kv "$d/counters" dma_unmaps)" -ge 1
 	else
 		fail gsp_replay.bad.views "no $d/gsp_state"
 	fi
