@@ -84,8 +84,8 @@ if u=$(mk h100-10g); then
 		# queue memory unmapped mid-flight (VFIO_IOMMU_UNMAP_DMA)
 		check gsp_replay.bad.unmapped_noticed "no failed queue access counted" \
 			test "$(kv "$d/gsp_state" shm_errors)" -ge 1
-		check gsp_replay.bad.dma_unmaps "unmap not seen by the frontend" \
-			test "$(kv "$d/counters" dma_unmaps)" -ge 1
+		# (no dma_unmaps check: type1 notifies a vendor driver only for
+		# ranges it pinned, and vfio_dma_rw pins nothing persistently)
 	else
 		fail gsp_replay.bad.views "no $d/gsp_state"
 	fi
