@@ -25,7 +25,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 
 cmd=${1:-}
 [ $# -gt 0 ] && shift
-kernels= unit=1
+kernels='' unit=1
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) [ $# -ge 2 ] || die "--kernel needs 6.12, 6.1 or all"; kernels=$2; shift ;;

@@ -51,8 +51,11 @@ kernel_fetch() {
 	mkdir -p "$APTDIR/debs"
 	_vers=
 	for _p in $_pk; do
+		# The same source version as the image when the package has it
+		# (headers, kbuild, compiler); otherwise the candidate.
 		# shellcheck disable=SC2046
-		_v=$(apt-cache $(apt_opts) show "$_p" 2>/dev/null | awk -v want="$KVER" '/^Version:/ { if ($2 == want) { print $2; f = 1; exit } } END { }')
+		_v=$(apt-cache $(apt_opts) show "$_p" 2>/dev/null | awk -v want="$KVER" '/^Version:/ && $2 == want { print $2; exit }')
+		# shellcheck disable=SC2046
 		[ -n "$_v" ] || _v=$(apt-cache $(apt_opts) policy "$_p" | awk '/Candidate:/ { print $2; exit }')
 		_vers="$_vers $_p=$_v"
 	done

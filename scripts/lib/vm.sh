@@ -41,7 +41,7 @@ vm_initramfs() {
 
 # vm_boot MODE LOG [interactive]: returns QEMU's exit status.
 vm_boot() {
-	_mode=$1 _log=$2 _how=${3:-} _extra= _limit=${RIG_VM_TIMEOUT:-480}
+	_mode=$1 _log=$2 _how=${3:-} _extra='' _limit=${RIG_VM_TIMEOUT:-480}
 	# Nested boot (case 65): the inner QEMU boots this same kernel image,
 	# reached through the host share; it adds about 2 minutes.
 	if [ "${RIG_NESTED_BOOT:-}" ]; then

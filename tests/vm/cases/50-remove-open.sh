@@ -18,6 +18,8 @@ eq remove_open.info_open "$(kv "$DBG/$u/info" open)" 1
 
 t0=$(date +%s)
 # The child records whether the holder had closed when remove returned.
+# (r is the status of the write itself, i.e. of the remove.)
+# shellcheck disable=SC2320
 ( echo 1 > "$DEVS/$u/remove"; r=$?
   if [ -e /tmp/ready.closing ]; then echo "$r after-close"; else echo "$r before-close"; fi > /tmp/rm.rc ) 2>/dev/null &
 rp=$!
