@@ -324,7 +324,9 @@ static void wmb(void)
 #endif
 }
 
-/* shared by the main channel and extra copy channels */
+/* submission on an extra copy channel: the same steps as hd_submit(),
+ * kept separate so the main channel's path stays exactly the one that was
+ * verified on the GPU */
 static int submit_common(struct hd_dev *d, struct hd_mem *ring, struct hd_mem *pbm,
 			 uint32_t entries, uint32_t *gp_put, uint64_t *pb_off, uint32_t token,
 			 const uint32_t *dw, size_t n)
@@ -360,8 +362,32 @@ static int submit_common(struct hd_dev *d, struct hd_mem *ring, struct hd_mem *p
 
 int hd_submit(struct hd_dev *d, const uint32_t *dw, size_t n)
 {
-	return submit_common(d, &d->ring, &d->pbm, d->gp_entries, &d->gp_put, &d->pb_off,
-			     d->token, dw, n);
+	uint64_t bytes = (uint64_t)n * 4u;
+	if (n == 0 || bytes > d->pbm.size / 4 || n > 0x1fffff)
+		return -1;
+	uint32_t next = (d->gp_put + 1) % d->gp_entries;
+	uint64_t t0 = hd_now_ns();
+	while (hd_gp_get(d) == next) /* GPFIFO full: wait for the GPU */
+		if (hd_now_ns() - t0 > 2000000000ull)
+			return -1;
+	if (d->pb_off + bytes > d->pbm.size) {
+		/* wrap: everything before must have been fetched */
+		t0 = hd_now_ns();
+		while (hd_gp_get(d) != d->gp_put)
+			if (hd_now_ns() - t0 > 2000000000ull)
+				return -1;
+		d->pb_off = 0;
+	}
+	memcpy((uint8_t *)d->pbm.cpu + d->pb_off, dw, bytes);
+	volatile uint64_t *gp = d->ring.cpu;
+	gp[d->gp_put] = pb_gpfifo_entry(d->pbm.va + d->pb_off, (uint32_t)n);
+	d->pb_off = (d->pb_off + bytes + 255u) & ~255ull;
+	d->gp_put = next;
+	wmb();
+	userd(d)[0x8c / 4] = d->gp_put;          /* GP_PUT */
+	wmb();
+	d->usermode_map[0x90 / 4] = d->token;    /* NOTIFY_CHANNEL_PENDING */
+	return 0;
 }
 
 int hd_chan_submit(struct hd_dev *d, struct hd_chan *c, const uint32_t *dw, size_t n)

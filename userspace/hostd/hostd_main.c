@@ -5,7 +5,11 @@
  * a QMD written here, exercise the backend seam, and measure copy bandwidth
  * and launch latency/throughput.
  *
- *   vgsp-hostd run --cubin build/kern.cubin [--mode auto|tsg|simple]
+ *   vgsp-hostd run --cubin build/kern.cubin [--mode auto|tsg|simple] [--multi-ce]
+ *
+ * --multi-ce adds a 16 MiB copy split over several async copy engines
+ * (extra channel groups); it was written after the last GPU run and has
+ * not run on a GPU yet.
  *
  * Output: "PASS <what>" / "FAIL <what>" lines and "METRIC hostd <name>
  * <value>" lines; exit status 0 only if every check passed.
@@ -650,13 +654,16 @@ static void *read_file(const char *path, size_t *n)
 int main(int argc, char **argv)
 {
 	const char *cubin = "build/kern.cubin", *mode = "auto";
+	int multi_ce = 0;
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--cubin") && i + 1 < argc)
 			cubin = argv[++i];
 		else if (!strcmp(argv[i], "--mode") && i + 1 < argc)
 			mode = argv[++i];
+		else if (!strcmp(argv[i], "--multi-ce"))
+			multi_ce = 1;
 		else if (strcmp(argv[i], "run")) {
-			fprintf(stderr, "usage: vgsp-hostd run [--cubin PATH] [--mode auto|tsg|simple]\n");
+			fprintf(stderr, "usage: vgsp-hostd run [--cubin PATH] [--mode auto|tsg|simple] [--multi-ce]\n");
 			return 2;
 		}
 	}
@@ -721,7 +728,8 @@ int main(int argc, char **argv)
 	}
 	if (copy_ok) {
 		bench_async_ce();
-		if (c.d.mode == HD_MODE_TSG)
+		/* opt-in: written after the last GPU run, not yet run there */
+		if (multi_ce && c.d.mode == HD_MODE_TSG)
 			bench_multi_ce(&c);
 	}
 	if (fence(&c, TIMEOUT_NS))
