@@ -264,13 +264,16 @@ static void test_intr_gating(void **state)
 	struct fx *f = *state;
 	u32 v = f->dev->gsp->chip->irq_vector, leaf = 0xb81000 + 4 * (v / 32);
 
+	/* the top level comes up enabled; with the top bit cleared... */
+	assert_int_equal(rd(f, 0xb81608), 0xff);
+	wr(f, 0xb81610, 1U << (v / 64));
 	vgsp_dev_lock(f->dev);
-	vgsp_intr_gsp_raise(f->dev->gsp);	/* nothing enabled */
+	vgsp_intr_gsp_raise(f->dev->gsp);	/* leaf not enabled */
 	vgsp_dev_unlock(f->dev);
 	assert_int_equal(f->irqs, 0);
 	assert_true(rd(f, leaf) & (1U << (v % 32)));
 	assert_true(rd(f, 0x110008) & 0x40);
-	/* leaf enable alone is not enough; top enable delivers the pending one */
+	/* ...leaf enable alone is not enough; top enable delivers it */
 	wr(f, 0xb81200 + 4 * (v / 32), 1U << (v % 32));
 	assert_int_equal(f->irqs, 0);
 	wr(f, 0xb81608, 1U << (v / 64));

@@ -209,8 +209,10 @@ struct vgsp_fsp {
 	u32 last_error;
 };
 
-/* Number of interrupt leaf registers modelled (vectors 0..255). */
-#define VGSP_INTR_LEAVES	8
+/* Interrupt leaf registers modelled: GH100 CPU-RM touches 16 (512 vectors). */
+#define VGSP_INTR_LEAVES	16
+/* Top-level enables GSP-RM leaves on: every subtree (CPU-RM only does leaves). */
+#define VGSP_INTR_TOP_EN_RESET	((1U << (VGSP_INTR_LEAVES / 2)) - 1)
 
 struct vgsp_gsp_chip;
 

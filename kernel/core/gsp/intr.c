@@ -5,7 +5,9 @@
  * and the software trigger. The GSP's vector is the chip's choice and is
  * reported to the guest through INTR_GET_KERNEL_TABLE. An interrupt is
  * delivered (MSI-X vector 0) when a pending GSP leaf bit is enabled at
- * both levels.
+ * both levels. The top level comes up enabled, as GSP-RM leaves it: the
+ * 535 driver only programs leaf enables (measured: LEAF_EN_CLEAR(0..15),
+ * then LEAF_EN_SET of the GSP vector, no TOP_EN write).
  */
 #include "gsp_priv.h"
 
@@ -78,7 +80,7 @@ void vgsp_intr_gsp_retrigger(struct vgsp_gsp *gsp)
 void vgsp_intr_reset(struct vgsp_gsp *gsp)
 {
 	memset(gsp->leaf_en, 0, sizeof(gsp->leaf_en));
-	gsp->top_en = 0;
+	gsp->top_en = VGSP_INTR_TOP_EN_RESET;
 }
 
 static u32 leaf_en_read(struct vgsp_dev *dev, const struct vgsp_reg *reg,
