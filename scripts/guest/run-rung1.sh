@@ -7,13 +7,15 @@
 # usage: scripts/guest/run-rung1.sh [--profile ID] [--core COMMIT|worktree]
 #                                   [--nvopts a=b,c=d] [--cuinit] [--timeout S] [--san]
 # --san: vgsp-vfu and the core built with ASan+UBSan (findings land in vfu-stderr.log)
+# --append "...": extra guest kernel arguments, e.g. "slub_debug=FZPU loglevel=7" to catch
+#          guest heap corruption at the culprit
 # Results: .cache/guest/runs/<UTC stamp>/{console.log,vfu-transcript.log,
 #          vfu-stats.txt,vfu-stderr.log,summary.txt}, one line per run appended to
 #          .cache/guest/runs/history.tsv; exit 0 only on PASS.
 set -eu
 VGSP_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$VGSP_ROOT"
-PROFILE=h100-10g CORE=HEAD NVOPTS="" CUINIT=0 TMO=300
+PROFILE=h100-10g CORE=HEAD NVOPTS="" CUINIT=0 TMO=300 XAPPEND=""
 while [ $# -gt 0 ]; do
 	case $1 in
 	--profile) PROFILE=$2; shift 2 ;;
@@ -22,6 +24,7 @@ while [ $# -gt 0 ]; do
 	--cuinit) CUINIT=1; shift ;;
 	--timeout) TMO=$2; shift 2 ;;
 	--san) export VFU_SAN=1; shift ;;
+	--append) XAPPEND=$2; shift 2 ;;
 	*) echo "run-rung1: unknown argument $1" >&2; exit 2 ;;
 	esac
 done
@@ -44,14 +47,17 @@ RUN=$VGSP_ROOT/.cache/guest/runs/$(date -u +%Y%m%dT%H%M%SZ)
 mkdir -p "$RUN"
 SOCK=$RUN/vfu.sock
 "$VFU" --socket "$SOCK" --profile "$PROFILE" --stats "$RUN/vfu-stats.txt" \
-	--log "$RUN/vfu-transcript.log" 2>"$RUN/vfu-stderr.log" &
+	--log "$RUN/vfu-transcript.log" --log-dma 2>"$RUN/vfu-stderr.log" &
 VPID=$!
 i=0
 while [ ! -S "$SOCK" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
 [ -S "$SOCK" ] || { echo "run-rung1: vgsp-vfu did not start" >&2; cat "$RUN/vfu-stderr.log" >&2; exit 1; }
 
-APPEND="console=ttyS0 panic=-1 quiet loglevel=4 rung1.cuinit=$CUINIT"
+# oops=panic + panic=-1 + -no-reboot: a guest kernel oops ends the run at once.
+# loglevel=7: NVRM lines reach the console as they happen, so they survive a crash.
+APPEND="console=ttyS0 panic=-1 oops=panic loglevel=7 rung1.cuinit=$CUINIT"
 [ -n "$NVOPTS" ] && APPEND="$APPEND rung1.nvopts=$NVOPTS"
+[ -n "$XAPPEND" ] && APPEND="$APPEND $XAPPEND"
 DEV='{"driver":"vfio-user-pci","socket":{"path":"'$SOCK'","type":"unix"},"bus":"rp0"}'
 cat > "$RUN/cmd.txt" <<EOC
 date: $(date -u +%FT%TZ)
@@ -80,14 +86,19 @@ wait "$VPID" 2>/dev/null || true
 # Plain text: no CRs, no terminal escapes (SeaBIOS clears the screen).
 tr -d '\r' < "$RUN/console.log" | sed 's/\x1b\[[0-9;?]*[A-Za-z]//g; s/\x1bc//g' > "$RUN/console.txt"
 verdict=$(grep -a 'VERDICT' "$RUN/console.txt" | tail -1 | sed 's/.*VERDICT //')
+# The first sign of a guest crash (nvport's heap-fence assert comes before the
+# kernel notices the damage); the panic line only if nothing else was printed.
+crash=$(grep -a -m1 -E 'Assertion failed: "|kernel BUG|BUG:|general protection fault|Oops|invalid opcode' "$RUN/console.txt" ||
+	grep -a -m1 'Kernel panic' "$RUN/console.txt" || true)
 [ -n "$verdict" ] || verdict="FAIL: no verdict (qemu rc=$rc)"
+[ -z "$crash" ] || verdict="FAIL: guest kernel crash: $crash"
 # The first thing that went wrong, from the guest's point of view and from the
 # emulated GSP's (first RPC answered with a non-zero status).
-first_nvrm=$(grep -a '^dmesg: ' "$RUN/console.txt" | sed 's/^dmesg: //; s/^\[ *[0-9.]*\] //' |
+first_nvrm=$(grep -a -v '^dmesg: ' "$RUN/console.txt" | sed 's/^\[ *[0-9.]*\] //' |
 	grep -a -m1 -E 'NVRM: .*(Assertion failed|Check failed|failed|Xid|Timeout|error|Cannot)' || true)
 # The failure that ended the first RmInitAdapter: the last check before it
 # (earlier asserts may be tolerated by the driver).
-fatal_nvrm=$(grep -a '^dmesg: ' "$RUN/console.txt" | sed 's/^dmesg: //; s/^\[ *[0-9.]*\] //' |
+fatal_nvrm=$(grep -a -v '^dmesg: ' "$RUN/console.txt" | sed 's/^\[ *[0-9.]*\] //' |
 	awk '/RmInitAdapter failed!/ { print last; exit }
 	     /Check failed|Assertion failed|Xid|Timeout/ { last = $0 }' || true)
 first_rpc=$(sed -n '/^== rpc_log$/,/^== /p' "$RUN/vfu-stats.txt" 2>/dev/null | grep -v '^==' |
@@ -105,7 +116,11 @@ echo "$(basename "$RUN")	$CORE_SHA	$verdict	${first_rpc:--}	${fatal_nvrm:--}" \
 	echo "--- guest rung1 lines"
 	grep -a -E 'rung1:|cuinit:|^GPU [0-9]+:|No devices' "$RUN/console.txt" | grep -v 'kernel log' || true
 	echo "--- guest NVRM / Xid lines (kernel log order, repeats dropped, first 60)"
-	grep -a '^dmesg: ' "$RUN/console.txt" | grep -a -E 'NVRM|Xid' | sed 's/^dmesg: //; s/^\[ *[0-9.]*\] //' | awk '!seen[$0]++' | head -60
+	grep -a -v '^dmesg: ' "$RUN/console.txt" | grep -a -E 'NVRM|Xid' | sed 's/^\[ *[0-9.]*\] //' | awk '!seen[$0]++' | head -60
+	if [ -n "$crash" ]; then
+		echo "--- guest crash"
+		grep -a -A60 -F "$crash" "$RUN/console.txt" | grep -a -E 'kernel BUG|RIP:|Comm:|\+0x|Kernel panic' | head -24
+	fi
 	echo "--- vgsp-vfu counters"
 	sed -n '/^== counters/,/^== /p' "$RUN/vfu-stats.txt" 2>/dev/null | grep -v '^==' | awk '$2 != 0'
 	echo "--- vgsp-vfu frontend"
