@@ -4,7 +4,7 @@
  * (vfio-user-pci) can give the emulated GPU to a guest without vgsp.ko.
  *
  *   vgsp-vfu --socket PATH [--profile h100-10g] [--uuid UUID] [--msix N]
- *            [--stats FILE] [--log FILE] [--log-reads N] [--persist]
+ *            [--stats FILE] [--log FILE] [--log-reads N] [--log-dma] [--persist]
  *
  * The core's views (counters, info, bar0_unknown, GSP views) plus our own
  * frontend view are written to --stats every second and at exit, and to
@@ -151,7 +151,7 @@ static int listen_unix(const char *path)
 static void usage(void)
 {
 	fprintf(stderr, "usage: vgsp-vfu --socket PATH [--profile ID] [--uuid UUID] "
-		"[--msix N] [--stats FILE] [--log FILE] [--log-reads N] [--persist]\n");
+		"[--msix N] [--stats FILE] [--log FILE] [--log-reads N] [--log-dma] [--persist]\n");
 }
 
 int main(int argc, char **argv)
@@ -165,13 +165,14 @@ int main(int argc, char **argv)
 		{ "log", required_argument, NULL, 'l' },
 		{ "log-reads", required_argument, NULL, 'r' },
 		{ "persist", no_argument, NULL, 'P' },
+		{ "log-dma", no_argument, NULL, 'D' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
 	const char *sock = NULL, *profile_id = "h100-10g", *log_path = NULL;
 	u8 uuid[16] = { 0x56, 0x67, 0x73, 0x70, 0, 0, 0x40, 0, 0x80, 0, 0, 0, 0, 0, 0, 1 };
 	unsigned long msix = 8, log_reads = 4;
-	bool persist = false;
+	bool persist = false, log_dma = false;
 	static struct vfu_server srv;
 	struct vfu_server *s = &srv;
 	const struct vgsp_profile *prof;
@@ -202,6 +203,7 @@ int main(int argc, char **argv)
 		case 'l': log_path = optarg; break;
 		case 'r': log_reads = strtoul(optarg, NULL, 0); break;
 		case 'P': persist = true; break;
+		case 'D': log_dma = true; break;
 		default: usage(); return c == 'h' ? 0 : 2;
 		}
 	}
@@ -222,6 +224,7 @@ int main(int argc, char **argv)
 	s->stop = &stop_flag;
 	s->tick = tick;
 	s->log_reads_per_off = (unsigned int)log_reads;
+	s->log_dma = log_dma;
 	if (log_path) {
 		s->log = fopen(log_path, "w");
 		if (!s->log) {

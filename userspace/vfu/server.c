@@ -14,15 +14,29 @@
 
 /* ---- fe_ops: what the core calls back into ---------------------------- */
 
+static void tlog(struct vfu_server *s, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Guest-memory access from the core (GSP worker or region handlers). */
+static int fe_dma(void *fe, u64 iova, void *buf, size_t len, bool write)
+{
+	struct vfu_server *s = fe;
+	int ret = vfu_dma_rw(&s->dma, iova, buf, len, write);
+
+	if (s->log_dma)
+		tlog(s, "DMA %c iova=0x%llx len=0x%zx -> %d", write ? 'W' : 'R',
+		     (unsigned long long)iova, len, ret);
+	return ret;
+}
+
 static int fe_dma_read(void *fe, u64 iova, void *buf, size_t len)
 {
-	return vfu_dma_rw(&((struct vfu_server *)fe)->dma, iova, buf, len, false);
+	return fe_dma(fe, iova, buf, len, false);
 }
 
 static int fe_dma_write(void *fe, u64 iova, const void *buf, size_t len)
 {
-	return vfu_dma_rw(&((struct vfu_server *)fe)->dma, iova, (void *)buf,
-			  len, true);
+	return fe_dma(fe, iova, (void *)buf, len, true);
 }
 
 static bool fe_irq_signal(void *fe, unsigned int vector)
@@ -54,6 +68,7 @@ int vfu_server_init(struct vfu_server *s, unsigned int msix_vectors)
 	s->log_budget = 200000;
 	s->log_reads_per_off = 4;
 	s->t0 = now_s();
+	pthread_mutex_init(&s->log_lock, NULL);
 	return (s->rx && s->tx) ? 0 : -ENOMEM;
 }
 
@@ -65,23 +80,26 @@ void vfu_server_fini(struct vfu_server *s)
 	free(s->tx);
 }
 
-__attribute__((format(printf, 2, 3)))
 static void tlog(struct vfu_server *s, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (!s->log || s->log_lines >= s->log_budget)
+	if (!s->log)
 		return;
-	if (++s->log_lines == s->log_budget) {
-		fprintf(s->log, "%.3f transcript budget reached, further lines dropped\n",
-			now_s() - s->t0);
-		return;
+	pthread_mutex_lock(&s->log_lock);
+	if (s->log_lines < s->log_budget) {
+		if (++s->log_lines == s->log_budget) {
+			fprintf(s->log, "%.3f transcript budget reached, further lines dropped\n",
+				now_s() - s->t0);
+		} else {
+			fprintf(s->log, "%.3f ", now_s() - s->t0);
+			va_start(ap, fmt);
+			vfprintf(s->log, fmt, ap);
+			va_end(ap);
+			fputc('\n', s->log);
+		}
 	}
-	fprintf(s->log, "%.3f ", now_s() - s->t0);
-	va_start(ap, fmt);
-	vfprintf(s->log, fmt, ap);
-	va_end(ap);
-	fputc('\n', s->log);
+	pthread_mutex_unlock(&s->log_lock);
 }
 
 /* First few reads of each (region, offset) are worth a transcript line. */

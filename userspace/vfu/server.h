@@ -9,6 +9,7 @@
 #define VFU_SERVER_H
 
 #include <stdbool.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <signal.h>
@@ -30,6 +31,8 @@ struct vfu_server {
 	/* Transcript: control messages, config accesses, BAR writes, and the
 	 * first few reads of each BAR offset (reads dominate by far). */
 	FILE *log;
+	pthread_mutex_t log_lock;	/* the GSP worker logs DMA too */
+	bool log_dma;			/* transcript lines for guest-memory accesses */
 	uint64_t log_lines, log_budget;
 	unsigned int log_reads_per_off;
 	struct { uint64_t key; uint32_t n; } touch[VFU_TOUCH_SLOTS];
