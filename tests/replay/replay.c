@@ -766,6 +766,10 @@ static void intr_table(struct rp_client *c)
 	T(c, "ctrl INTR_GET_KERNEL_TABLE status=0x%x rows=%u engine=%u stall=0x%x nonstall=0x%x%s",
 	  st, get32(p, 0), p[4], c->irq_vector, get32(p, 4 + 12),
 	  irq_str(irq));
+	T(c, "  rows: %u/0x%x %u/0x%x subtrees default=%u-%u uvm_owned=%u-%u uvm_shared=%u-%u",
+	  p[4 + 16], get32(p, 4 + 16 + 8), p[4 + 32], get32(p, 4 + 32 + 8),
+	  p[0x804], p[0x805], p[0x804 + 10], p[0x805 + 10], p[0x804 + 12],
+	  p[0x805 + 12]);
 	if (st || c->irq_vector >= 256)
 		return;
 	wr(c, INTR_LEAF_EN_SET(c->irq_vector / 32),

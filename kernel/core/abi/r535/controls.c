@@ -24,13 +24,47 @@
 
 /*
  * NV2080_CTRL_INTERNAL_INTR_GET_KERNEL_TABLE_PARAMS: tableLen, 128 rows of
- * 16 bytes; 535.261.03 appends subtreeMap[7] {start, end} (0x814 bytes in
- * all). The map stays zero: every category in top-level subtree 0, which
- * is where the chip's GSP vector lives.
+ * 16 bytes {engineIdx u16, pmcIntrMask, vectorStall, vectorNonStall};
+ * 535.261.03 appends subtreeMap[7] {start u8, end u8} per
+ * NV2080_INTR_CATEGORY (0x814 bytes in all).
+ *
+ * The layout we choose (top-level subtree n = vectors 64n..64n+63):
+ *   subtree 0: DEFAULT, ESCHED_DRIVEN_ENGINE, RUNLIST — the GSP vector;
+ *   subtree 1: UVM_OWNED — replayable fault and access counter, which
+ *              intrCacheIntrFields wants in one leaf register and in this
+ *              category's range;
+ *   subtree 2: UVM_SHARED — exactly one subtree, as asserted there;
+ *   subtree 3: the two notification (non-stall) categories, which
+ *              _intrEnableStall keeps out of the top-level stall enables.
  */
 #define INTR_TABLE_MIN_SIZE		0x804
 #define INTR_ROW			0x04
 #define INTR_ROW_SIZE			0x10
+#define INTR_SUBTREE_MAP		0x804
+#define INTR_CATEGORIES			7
+#define INTR_VEC_REPLAYABLE_FAULT	0x40
+#define INTR_VEC_ACCESS_CNTR		0x41
+
+static const u8 intr_subtree_map[INTR_CATEGORIES][2] = {
+	{ 0, 0 },	/* DEFAULT */
+	{ 0, 0 },	/* ESCHED_DRIVEN_ENGINE */
+	{ 3, 3 },	/* ESCHED_DRIVEN_ENGINE_NOTIFICATION */
+	{ 0, 0 },	/* RUNLIST */
+	{ 3, 3 },	/* RUNLIST_NOTIFICATION */
+	{ 1, 1 },	/* UVM_OWNED */
+	{ 2, 2 },	/* UVM_SHARED */
+};
+
+static void intr_row(u8 *p, unsigned int i, u16 engine, u32 stall)
+{
+	u8 *r = p + INTR_ROW + i * INTR_ROW_SIZE;
+
+	r[0] = engine & 0xff;
+	r[1] = engine >> 8;
+	vgsp_put32(r, 4, 0);				/* pmcIntrMask */
+	vgsp_put32(r, 8, stall);
+	vgsp_put32(r, 12, R535_INTR_VECTOR_INVALID);	/* non-stall */
+}
 
 #define SMC_MODE_UNSUPPORTED		0
 #define CHANNELS_PER_RUNLIST		2048
@@ -129,15 +163,22 @@ static u32 memsys_get_static_config(struct vgsp_gsp *gsp, u8 *p, u32 size)
 
 static u32 intr_get_kernel_table(struct vgsp_gsp *gsp, u8 *p, u32 size)
 {
+	unsigned int i;
+
 	if (size < INTR_TABLE_MIN_SIZE)
 		return NV_ERR_INVALID_PARAM_STRUCT;
 	memset(p, 0, size);
-	vgsp_put32(p, 0, 1);
-	p[INTR_ROW] = R535_MC_ENGINE_IDX_GSP;		/* u16 engineIdx */
-	p[INTR_ROW + 1] = 0;
-	vgsp_put32(p, INTR_ROW + 4, 0);			/* pmcIntrMask */
-	vgsp_put32(p, INTR_ROW + 8, gsp->chip->irq_vector);
-	vgsp_put32(p, INTR_ROW + 12, R535_INTR_VECTOR_INVALID);
+	vgsp_put32(p, 0, 3);
+	intr_row(p, 0, R535_MC_ENGINE_IDX_GSP, gsp->chip->irq_vector);
+	intr_row(p, 1, R535_MC_ENGINE_IDX_REPLAYABLE_FAULT,
+		 INTR_VEC_REPLAYABLE_FAULT);
+	intr_row(p, 2, R535_MC_ENGINE_IDX_ACCESS_CNTR, INTR_VEC_ACCESS_CNTR);
+	if (size >= INTR_SUBTREE_MAP + 2 * INTR_CATEGORIES)
+		for (i = 0; i < INTR_CATEGORIES; i++) {
+			p[INTR_SUBTREE_MAP + 2 * i] = intr_subtree_map[i][0];
+			p[INTR_SUBTREE_MAP + 2 * i + 1] =
+				intr_subtree_map[i][1];
+		}
 	return NV_OK;
 }
 

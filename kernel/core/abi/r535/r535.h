@@ -149,8 +149,11 @@ enum r535_function {
 #define R535_GID_FLAGS_FORMAT_BINARY	0x2
 #define R535_GID_LEN_BINARY		16
 
-/* MC_ENGINE_IDX_GSP: the row nouveau/OpenRM look for in the intr table */
+/* MC_ENGINE_IDX_*: rows CPU-RM looks up in the kernel interrupt table */
 #define R535_MC_ENGINE_IDX_GSP		49
+/* measured: 535.261.03 asks for 59 (access counter) then 58 (replayable fault) */
+#define R535_MC_ENGINE_IDX_REPLAYABLE_FAULT	58
+#define R535_MC_ENGINE_IDX_ACCESS_CNTR	59
 #define R535_INTR_VECTOR_INVALID	0xffffffff
 
 /*
