@@ -49,7 +49,10 @@ vm_boot() {
 		_limit=${RIG_VM_TIMEOUT:-900}
 	fi
 	# The host root goes in read-only, for the real-client checks (QEMU, mdevctl).
-	set -- -accel tcg -m 1G -smp 2 -no-reboot -display none \
+	# Two vCPUs on one TCG thread: SMP paths and IPIs stay, but no guest
+	# text_poke can race a stale translation on the other vCPU (seen with
+	# multi-threaded TCG: "Oops: int3" in a patched static branch at boot).
+	set -- -accel tcg,thread=single -m 1G -smp 2 -no-reboot -display none \
 		-device isa-debug-exit,iobase=0xf4,iosize=0x04 \
 		-virtfs local,path=/,mount_tag=host,security_model=none,readonly=on,multidevs=remap \
 		-kernel "$KIMG" -initrd "$INITRD" \
