@@ -37,7 +37,7 @@ $(O)/libvgsp_os_user.a: $(OSU_OBJS)
 
 $(O)/tests/%: tests/unit/%.c $(UNIT_HELPERS) $(O)/libvgspcore.a $(O)/libvgsp_os_user.a
 	@mkdir -p $(dir $@)
-	$(CC) $(TEST_CFLAGS) $< $(UNIT_HELPERS) -o $@ \
+	$(CC) $(TEST_CFLAGS) -MMD -MP -MF $@.d $< $(UNIT_HELPERS) -o $@ \
 		$(O)/libvgspcore.a $(O)/libvgsp_os_user.a -lcmocka -lpthread
 
 unit-build: $(UNIT_BINS)
@@ -67,4 +67,4 @@ module:
 clean:
 	rm -rf $(O)
 
--include $(CORE_OBJS:.o=.d) $(OSU_OBJS:.o=.d)
+-include $(CORE_OBJS:.o=.d) $(OSU_OBJS:.o=.d) $(UNIT_BINS:=.d)
