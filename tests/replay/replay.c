@@ -76,6 +76,8 @@ enum { A_LIBOS, A_RMARGS, A_FMC, A_WPR, A_LOGINIT, A_LOGINTR, A_LOGRM,
 #define CTRL_BUS_FLUSH_SYSMEMBAR	0x20800a70u
 #define CTRL_GPU_GET_CHIP_INFO		0x20800a36u
 #define CTRL_GET_DEVICE_INFO_TABLE	0x20800a40u
+#define CTRL_FIFO_GET_DEVICE_INFO_TABLE	0x20801112u
+#define CTRL_UNSUPPORTED		0x20800a2au	/* STATIC_KGR_GET_INFO */
 #define CTRL_GPU_GET_NAME_STRING	0x20800110u
 #define CTRL_GPU_GET_SHORT_NAME		0x20800111u
 #define CTRL_GPU_GET_GID_INFO		0x2080014au
@@ -740,6 +742,10 @@ static void static_info(struct rp_client *c)
 	  (unsigned long long)get64(r, 0x358),
 	  (unsigned long long)get64(r, 0x360), r[0x350 + 0x1c],
 	  r[0x350 + 0x1d]);
+	T(c, "  region1=0x%llx-0x%llx reserved=0x%llx engine_caps=0x%x",
+	  (unsigned long long)get64(r, 0x380),
+	  (unsigned long long)get64(r, 0x388),
+	  (unsigned long long)get64(r, 0x390), get32(r, 0x6a4));
 	T(c, "  gid flags=0x%x length=%u uuid=%s", get32(r, 0x1c),
 	  get32(r, 0x20),
 	  memcmp(r + 0x24, c->t->uuid, 16) ? "MISMATCH" : "instance");
@@ -833,7 +839,7 @@ int rp_boot(struct rp_client *c)
 
 static void init_controls(struct rp_client *c)
 {
-	static uint8_t big[0xb04];
+	static uint8_t big[0xc8c];
 	uint8_t p[0x200];
 	char want[48], text[64];
 	uint32_t st;
@@ -869,9 +875,27 @@ static void init_controls(struct rp_client *c)
 	  irq_str(irq));
 
 	/* Not emulated yet: must come back NOT_SUPPORTED and be counted. */
+	memset(big, 0, sizeof(big));
+	st = control(c, c->h_client, c->h_subdevice, CTRL_UNSUPPORTED, big,
+		     0xb04, &irq);
+	T(c, "ctrl STATIC_KGR_GET_INFO status=0x%x%s", st, irq_str(irq));
+
+	/* DEVICE_INFO2 rows: numEntries, then 9 u32 per row */
+	memset(big, 0, sizeof(big));
 	st = control(c, c->h_client, c->h_subdevice,
-		     CTRL_GET_DEVICE_INFO_TABLE, big, sizeof(big), &irq);
-	T(c, "ctrl GET_DEVICE_INFO_TABLE status=0x%x%s", st, irq_str(irq));
+		     CTRL_GET_DEVICE_INFO_TABLE, big, 0xc64, &irq);
+	T(c, "ctrl GET_DEVICE_INFO_TABLE status=0x%x entries=%u type0=0x%x type1=0x%x%s",
+	  st, get32(big, 0), get32(big, 4 + 8), get32(big, 4 + 36 + 8),
+	  irq_str(irq));
+
+	/* FIFO engine list from baseIndex 0: numEntries, bMore, rows of 100 */
+	memset(big, 0, sizeof(big));
+	st = control(c, c->h_client, c->h_subdevice,
+		     CTRL_FIFO_GET_DEVICE_INFO_TABLE, big, 0xc8c, &irq);
+	T(c, "ctrl FIFO_GET_DEVICE_INFO_TABLE status=0x%x entries=%u more=%u rmtype0=%u rmtype1=%u name0=\"%.15s\"%s",
+	  st, get32(big, 4), big[8], get32(big, 0x0c + 8),
+	  get32(big, 0x0c + 100 + 8), (const char *)big + 0x0c + 84,
+	  irq_str(irq));
 
 	memset(p, 0, sizeof(p));
 	st = control(c, c->h_client, c->h_subdevice, CTRL_GPU_GET_NAME_STRING,

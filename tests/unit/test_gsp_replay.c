@@ -348,7 +348,7 @@ static void test_wraparound_multislot(void **state)
 		memset(p, 0, sizeof(p));
 		put32(p, 0x00, c->h_client);
 		put32(p, 0x04, c->h_subdevice);
-		put32(p, 0x08, (i % 3) ? CTRL_GET_DEVICE_INFO_TABLE :
+		put32(p, 0x08, (i % 3) ? CTRL_UNSUPPORTED :
 			       CTRL_GET_SMC_MODE);
 		put32(p, 0x10, size);
 		memset(p + 0x18 + 4, (int)i, size - 4);
@@ -465,7 +465,9 @@ static void test_views(void **state)
 	assert_non_null(strstr(view(ip, "gsp_rpc"),
 			       "72 GSP_SET_SYSTEM_INFO 1 1 0\n"));
 	assert_non_null(strstr(view(ip, "gsp_controls"),
-			       "0x20800a40 INTERNAL_GET_DEVICE_INFO_TABLE 1 1 0x56 0xb04\n"));
+			       "0x20800a2a INTERNAL_STATIC_KGR_GET_INFO 1 1 0x56 0xb04\n"));
+	assert_non_null(strstr(view(ip, "gsp_controls"),
+			       "0x20800a40 INTERNAL_GET_DEVICE_INFO_TABLE 1 0 0x0 0xc64\n"));
 	assert_non_null(strstr(view(ip, "gsp_controls"),
 			       "0x20800a36 INTERNAL_GPU_GET_CHIP_INFO 1 0 0x0 0x58\n"));
 	assert_non_null(strstr(view(ip, "gsp_controls"),

@@ -21,6 +21,21 @@
 #define CMD_USER_REGISTER_ACCESS_MAP	0x20800a41
 #define CMD_GET_CONSTRUCTED_FALCON_INFO	0x20800a42
 #define CMD_MEMSYS_GET_STATIC_CONFIG	0x20800a1c
+#define CMD_GET_DEVICE_INFO_TABLE	0x20800a40
+#define CMD_FIFO_GET_DEVICE_INFO_TABLE	0x20801112
+#define CMD_GPU_GET_ENGINES_V2		0x20800170
+#define CMD_BUS_GET_PCI_BAR_INFO	0x20801803
+#define CMD_CONF_COMPUTE_GET_STATIC	0x20800af3
+#define CMD_BIF_GET_STATIC_INFO		0x20800aac
+#define CMD_CE_GET_FAULT_METHOD_BUF	0x20802a08
+#define CMD_CE_UPDATE_CLASS_DB		0x20802a06
+#define CMD_GMMU_GET_STATIC_INFO	0x20800a59
+#define CMD_PERF_BOOST_SYNC_GET_INFO	0x20800a80
+#define CMD_FIFO_NUM_SECURE_CHANNELS	0x20800ad8
+#define CMD_PMGR_GET_MODULE_INFO	0x20802609
+#define CMD_CCU_MAP			0x20800ab3
+#define CMD_NVLINK_GET_DEVICE_INFO	0x2080302c
+#define CMD_GPU_GET_VMMU_SEGMENT_SIZE	0x2080017e
 
 /*
  * NV2080_CTRL_INTERNAL_INTR_GET_KERNEL_TABLE_PARAMS: tableLen, 128 rows of
@@ -118,8 +133,16 @@ static u32 gpu_get_chip_info(struct vgsp_gsp *gsp, u8 *p, u32 size)
  * Zeroed answers where zero is a defined, safe state:
  * USER_REGISTER_ACCESS_MAP with map size 0 is "unsupported for this chip"
  * (no BAR0 register is opened to guest user space); CONSTRUCTED_FALCON_INFO
- * with 0 entries is "no generic falcons owned by CPU-RM".
+ * with 0 entries is "no generic falcons owned by CPU-RM";
+ * CONF_COMPUTE static info: BAR1/PCIe not trusted (no confidential
+ * compute); PERF_GPU_BOOST_SYNC: hysteresis 0, boost sync off;
+ * FIFO_GET_NUM_SECURE_CHANNELS: no secure channels on SEC2 or CE (CC
+ * off); PMGR_GET_MODULE_INFO: module 0, NVSwitch not supported.
  */
+#define CONF_COMPUTE_STATIC_INFO_SIZE	0x2
+#define PERF_BOOST_SYNC_INFO_SIZE	0x10
+#define FIFO_NUM_SECURE_CHANNELS_SIZE	0x8
+#define PMGR_MODULE_INFO_SIZE		0x8
 #define USER_REGISTER_ACCESS_MAP_SIZE	0x200c	/* 3 sizes + 2 x 4 KiB */
 #define CONSTRUCTED_FALCON_INFO_SIZE	0x504	/* count + 64 x 20 bytes */
 
@@ -158,6 +181,96 @@ static u32 memsys_get_static_config(struct vgsp_gsp *gsp, u8 *p, u32 size)
 	vgsp_put32(p, 0x18, MEMSYS_COMPR_PAGE_SHIFT);
 	vgsp_put32(p, 0x24, MEMSYS_LTC_COUNT);
 	vgsp_put32(p, 0x28, MEMSYS_LTS_PER_LTC);
+	return NV_OK;
+}
+
+
+/*
+ * NV2080_CTRL_BUS_GET_PCI_BAR_INFO_PARAMS: pciBarCount, then 8 x
+ * { flags, barSize (MiB), barSizeBytes u64, barOffset u64 } at 8.
+ * RM's BAR numbering: 0 registers, 1 FB aperture, 2 instance memory
+ * (PCI BAR 3). CPU-RM keeps barSizeBytes (kbusInitBarsSize_KERNEL).
+ */
+#define PCI_BAR_INFO_SIZE		0xc8
+#define PCI_BAR_INFO_ROW		8
+#define PCI_BAR_INFO_ROW_SIZE		0x18
+
+static void bar_info(u8 *p, unsigned int i, u64 size)
+{
+	u8 *r = p + PCI_BAR_INFO_ROW + i * PCI_BAR_INFO_ROW_SIZE;
+
+	vgsp_put32(r, 0, 0);
+	vgsp_put32(r, 4, (u32)(size >> 20));
+	vgsp_put64(r, 8, size);
+	vgsp_put64(r, 16, 0);
+}
+
+static u32 bus_get_pci_bar_info(struct vgsp_gsp *gsp, u8 *p, u32 size)
+{
+	memset(p, 0, size);
+	vgsp_put32(p, 0, 3);
+	bar_info(p, 0, VGSP_BAR0_SIZE);
+	bar_info(p, 1, gsp->dev->profile->bar1_size);
+	bar_info(p, 2, VGSP_BAR3_SIZE);
+	return NV_OK;
+}
+
+/*
+ * NV2080_CTRL_INTERNAL_BIF_GET_STATIC_INFO_PARAMS: bPcieGen4Capable,
+ * bIsC2CLinkUp, dmaWindowStartAddress u64 @8. A PCIe H100: Gen4+ capable,
+ * no C2C, DMA window at 0.
+ */
+#define BIF_STATIC_INFO_SIZE		0x10
+
+static u32 bif_get_static_info(struct vgsp_gsp *gsp, u8 *p, u32 size)
+{
+	memset(p, 0, size);
+	p[0] = 1;
+	return NV_OK;
+}
+
+/* NV2080_CTRL_CE_GET_FAULT_METHOD_BUFFER_SIZE_PARAMS: size of the CE
+ * fault method buffer CPU-RM allocates per channel group. */
+#define CE_FAULT_METHOD_BUFFER_SIZE	0x1000
+
+static u32 ce_get_fault_method_buffer_size(struct vgsp_gsp *gsp, u8 *p,
+					   u32 size)
+{
+	vgsp_put32(p, 0, CE_FAULT_METHOD_BUFFER_SIZE);
+	return NV_OK;
+}
+
+/*
+ * NV2080_CTRL_CE_UPDATE_CLASS_DB_PARAMS: stubbedCeMask, the LCEs without a
+ * PCE (their classes leave CPU-RM's class DB). GH100 has 10 LCEs; the
+ * ones not in the engine table are stubbed.
+ */
+#define GH100_LCE_MASK			0x3ffU
+#define ENGINE_CAP_COPY0_BIT		9
+
+static u32 ce_update_class_db(struct vgsp_gsp *gsp, u8 *p, u32 size)
+{
+	u32 present = (r535_engine_caps() >> ENGINE_CAP_COPY0_BIT) &
+		      GH100_LCE_MASK;
+
+	vgsp_put32(p, 0, GH100_LCE_MASK & ~present);
+	return NV_OK;
+}
+
+/*
+ * NV2080_CTRL_INTERNAL_GMMU_GET_STATIC_INFO_PARAMS: replayable fault
+ * buffer size, its shadow metadata size, the same for non-replayable.
+ * 512 packets of 32 bytes each; no metadata (no confidential compute).
+ * CPU-RM asserts the non-replayable size is not 0.
+ */
+#define GMMU_STATIC_INFO_SIZE		0x10
+#define FAULT_BUFFER_SIZE		(512 * 32)
+
+static u32 gmmu_get_static_info(struct vgsp_gsp *gsp, u8 *p, u32 size)
+{
+	memset(p, 0, size);
+	vgsp_put32(p, 0, FAULT_BUFFER_SIZE);
+	vgsp_put32(p, 8, FAULT_BUFFER_SIZE);
 	return NV_OK;
 }
 
@@ -203,6 +316,17 @@ static u32 coherent_fb_aperture(struct vgsp_gsp *gsp, u8 *p, u32 size)
 static u32 ack(struct vgsp_gsp *gsp, u8 *p, u32 size)
 {
 	return NV_OK;
+}
+
+/*
+ * Deliberately NOT_SUPPORTED, as GSP-RM answers on this configuration:
+ * NVLINK_GET_NVLINK_DEVICE_INFO (no NVLink on a vGPU slice),
+ * GPU_GET_VMMU_SEGMENT_SIZE ("no VMMU", which CPU-RM takes as
+ * segment size 0, gpuInitVmmuInfo).
+ */
+static u32 not_supported(struct vgsp_gsp *gsp, u8 *p, u32 size)
+{
+	return NV_ERR_NOT_SUPPORTED;
 }
 
 static u32 get_name_string(struct vgsp_gsp *gsp, u8 *p, u32 size)
@@ -284,6 +408,34 @@ static const struct r535_ctrl r535_ctrls[] = {
 	  SHORT_NAME_SIZE, get_short_name_string },
 	{ CMD_GPU_GET_GID_INFO, "GPU_GET_GID_INFO", GID_PARAMS_SIZE,
 	  get_gid_info },
+	{ CMD_GET_DEVICE_INFO_TABLE, "INTERNAL_GET_DEVICE_INFO_TABLE", 0,
+	  r535_get_device_info_table },
+	{ CMD_FIFO_GET_DEVICE_INFO_TABLE, "FIFO_GET_DEVICE_INFO_TABLE", 0,
+	  r535_fifo_get_device_info_table },
+	{ CMD_GPU_GET_ENGINES_V2, "GPU_GET_ENGINES_V2", 0,
+	  r535_gpu_get_engines_v2 },
+	{ CMD_BUS_GET_PCI_BAR_INFO, "BUS_GET_PCI_BAR_INFO", PCI_BAR_INFO_SIZE,
+	  bus_get_pci_bar_info },
+	{ CMD_CONF_COMPUTE_GET_STATIC, "INTERNAL_CONF_COMPUTE_GET_STATIC_INFO",
+	  CONF_COMPUTE_STATIC_INFO_SIZE, zeroed },
+	{ CMD_BIF_GET_STATIC_INFO, "INTERNAL_BIF_GET_STATIC_INFO",
+	  BIF_STATIC_INFO_SIZE, bif_get_static_info },
+	{ CMD_CE_GET_FAULT_METHOD_BUF, "CE_GET_FAULT_METHOD_BUFFER_SIZE", 4,
+	  ce_get_fault_method_buffer_size },
+	{ CMD_CE_UPDATE_CLASS_DB, "CE_UPDATE_CLASS_DB", 4, ce_update_class_db },
+	{ CMD_GMMU_GET_STATIC_INFO, "INTERNAL_GMMU_GET_STATIC_INFO",
+	  GMMU_STATIC_INFO_SIZE, gmmu_get_static_info },
+	{ CMD_PERF_BOOST_SYNC_GET_INFO, "INTERNAL_PERF_GPU_BOOST_SYNC_GET_INFO",
+	  PERF_BOOST_SYNC_INFO_SIZE, zeroed },
+	{ CMD_FIFO_NUM_SECURE_CHANNELS, "INTERNAL_FIFO_GET_NUM_SECURE_CHANNELS",
+	  FIFO_NUM_SECURE_CHANNELS_SIZE, zeroed },
+	{ CMD_PMGR_GET_MODULE_INFO, "PMGR_GET_MODULE_INFO",
+	  PMGR_MODULE_INFO_SIZE, zeroed },
+	{ CMD_CCU_MAP, "INTERNAL_CCU_MAP", 0, ack },
+	{ CMD_NVLINK_GET_DEVICE_INFO, "NVLINK_GET_NVLINK_DEVICE_INFO", 0,
+	  not_supported },
+	{ CMD_GPU_GET_VMMU_SEGMENT_SIZE, "GPU_GET_VMMU_SEGMENT_SIZE", 0,
+	  not_supported },
 };
 
 /* Names of commands seen on the init path that are not answered yet. */
@@ -291,7 +443,6 @@ static const struct {
 	u32 cmd;
 	const char *name;
 } r535_ctrl_names[] = {
-	{ 0x20800a40, "INTERNAL_GET_DEVICE_INFO_TABLE" },
 	{ 0x20800a2a, "INTERNAL_STATIC_KGR_GET_INFO" },
 	{ 0x20800a1f, "INTERNAL_STATIC_KGR_GET_CAPS" },
 	{ 0x20800a32, "INTERNAL_STATIC_KGR_GET_CONTEXT_BUFFERS_INFO" },

@@ -171,6 +171,10 @@ u32 r535_control(struct vgsp_gsp *gsp, u32 cmd, u8 *params, u32 size,
 		 bool *known);
 const char *r535_fn_name(u32 function);
 const char *r535_ctrl_name(u32 cmd);
+u32 r535_engine_caps(void);
+u32 r535_get_device_info_table(struct vgsp_gsp *gsp, u8 *p, u32 size);
+u32 r535_fifo_get_device_info_table(struct vgsp_gsp *gsp, u8 *p, u32 size);
+u32 r535_gpu_get_engines_v2(struct vgsp_gsp *gsp, u8 *p, u32 size);
 void r535_gpu_name(const struct vgsp_gsp *gsp, char *out, unsigned int len);
 
 #endif /* VGSP_ABI_R535_H */

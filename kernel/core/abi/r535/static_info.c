@@ -17,8 +17,6 @@
 /* Top of FB kept for GSP-RM: BAR1/BAR2 page-directory roots live there. */
 #define FB_RSVD_TOP		(2ULL << 20)
 #define BAR2_PDE_OFF		(64ULL << 10)
-/* NV2080_ENGINE_TYPE bits present: GR0 (1) and COPY0 (9). */
-#define ENGINE_CAPS0		((1U << 1) | (1U << 9))
 
 void r535_gpu_name(const struct vgsp_gsp *gsp, char *out, unsigned int len)
 {
@@ -62,8 +60,13 @@ u32 r535_static_info(struct vgsp_gsp *gsp, u8 *si, u32 cap)
 		vgsp_put32(si, R535_SI_TPC_INFO + 8 * i + 4, TPC_MASK);
 	}
 
-	/* One usable region below the GSP-RM reserve. */
-	vgsp_put32(si, R535_SI_FB_NUM_REGIONS, 1);
+	/*
+	 * A usable region below the GSP-RM reserve, then the reserve itself
+	 * as a reserved region: CPU-RM takes the FB address-space size from
+	 * the last region's limit and asserts it covers fb_length
+	 * (memmgrInitBaseFbRegions_FWCLIENT).
+	 */
+	vgsp_put32(si, R535_SI_FB_NUM_REGIONS, 2);
 	r = si + R535_SI_FB_REGION;
 	vgsp_put64(r, R535_SI_FBR_BASE, 0);
 	vgsp_put64(r, R535_SI_FBR_LIMIT, rsvd_base - 1);
@@ -72,8 +75,13 @@ u32 r535_static_info(struct vgsp_gsp *gsp, u8 *si, u32 cap)
 	r[R535_SI_FBR_COMPRESSED] = 1;
 	r[R535_SI_FBR_ISO] = 1;
 	r[R535_SI_FBR_PROTECTED] = 0;
+	r += R535_SI_FB_REGION_SIZE;
+	vgsp_put64(r, R535_SI_FBR_BASE, rsvd_base);
+	vgsp_put64(r, R535_SI_FBR_LIMIT, fb - 1);
+	vgsp_put64(r, R535_SI_FBR_RESERVED, FB_RSVD_TOP);
 
-	vgsp_put32(si, R535_SI_ENGINE_CAPS, ENGINE_CAPS0);
+	/* NV2080_ENGINE_TYPE bits of the engine table (engines.c) */
+	vgsp_put32(si, R535_SI_ENGINE_CAPS, r535_engine_caps());
 	vgsp_put64(si, R535_SI_FB_LENGTH, fb);
 	vgsp_put32(si, R535_SI_FBIO_MASK, FBIO_MASK);
 	vgsp_put32(si, R535_SI_FB_BUS_WIDTH, FB_BUS_WIDTH);
