@@ -16,17 +16,21 @@ NV_VER=${NV_VER:-535.261.03}
 JOBS=${JOBS:-$(nproc)}
 log() { echo "build-guest: $*" >&2; }
 now() { date +%s; }
+# $1 newer than $2 (POSIX sh has no test -nt).
+newer() { [ -n "$(find "$1" -prune -newer "$2" 2>/dev/null)" ]; }
 
 apt_setup bookworm "bookworm bookworm-updates" "main contrib non-free non-free-firmware"
 apt_update
 
 # --- 1. kernel -------------------------------------------------------------------------------
+# shellcheck disable=SC2086 # APT_OPTS is a list of options
 img=$(apt-cache $APT_OPTS depends linux-image-amd64 | awk '/Depends: linux-image-/ { print $2; exit }')
 ABI=${img#linux-image-}; ABI=${ABI%-amd64}            # e.g. 6.1.0-50
 KVER=$(apt_ver "$img")
 KDIR="$GUEST_CACHE/kernel-$ABI"
 if [ ! -e "$KDIR/.done" ]; then
 	t0=$(now)
+	# shellcheck disable=SC2086
 	kbuild=$(apt-cache $APT_OPTS depends "linux-headers-$ABI-common" "linux-headers-$ABI-amd64" |
 		awk '/Depends: linux-kbuild-/ { print $2; exit }')
 	apt_fetch "$GUEST_CACHE/debs/kernel-$ABI" "$img" "linux-headers-$ABI-amd64" \
@@ -38,7 +42,7 @@ if [ ! -e "$KDIR/.done" ]; then
 	touch "$KDIR/.done"
 	log "kernel $img $KVER unpacked in $(( $(now) - t0 )) s"
 fi
-KREL=$(ls "$KDIR/lib/modules" | head -1)
+KREL=$(find "$KDIR/lib/modules" -mindepth 1 -maxdepth 1 -type d -exec basename {} \; | head -1)
 VMLINUZ="$KDIR/boot/vmlinuz-$KREL"
 
 # --- 2. nvidia.ko ----------------------------------------------------------------------------
@@ -88,11 +92,11 @@ FW="lib/firmware/nvidia/$NV_VER/gsp_ga10x.bin"
 # Rebuilt when any input (or this script, or init) is newer than the cpio.
 OUT="$GUEST_CACHE/initrd-$NV_VER-$KREL.cpio"
 CUTEST="$GUEST_CACHE/cuinit-test"
-if [ ! -x "$CUTEST" ] || [ "$VGSP_ROOT/scripts/guest/cuinit.c" -nt "$CUTEST" ]; then
+if [ ! -x "$CUTEST" ] || newer "$VGSP_ROOT/scripts/guest/cuinit.c" "$CUTEST"; then
 	gcc -O2 -Wall -Wextra -Werror -o "$CUTEST" "$VGSP_ROOT/scripts/guest/cuinit.c" -ldl
 fi
-if [ ! -e "$OUT" ] || [ "$VGSP_ROOT/scripts/guest/init.sh" -nt "$OUT" ] || [ "$0" -nt "$OUT" ] ||
-   [ "$NVDIR/.done" -nt "$OUT" ] || [ "$CUTEST" -nt "$OUT" ]; then
+if [ ! -e "$OUT" ] || newer "$VGSP_ROOT/scripts/guest/init.sh" "$OUT" || newer "$0" "$OUT" ||
+   newer "$NVDIR/.done" "$OUT" || newer "$CUTEST" "$OUT"; then
 	t0=$(now)
 	R="$GUEST_CACHE/initrd-root"
 	rm -rf "$R"; mkdir -p "$R/bin" "$R/lib/vgsp" "$R/lib/firmware/nvidia/$NV_VER" "$R/lib64" \

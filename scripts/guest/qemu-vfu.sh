@@ -16,6 +16,7 @@ SUITE=${QEMU_PKG_SUITE:-trixie-backports}
 apt_setup trixie "trixie trixie-updates trixie-backports" "main"
 apt_update
 
+# shellcheck disable=SC2086 # APT_OPTS is a list of options
 ver=$(apt-cache $APT_OPTS policy qemu-system-x86 2>/dev/null | awk -v s="$SUITE" '
 	/:\/\// { if ($0 ~ " "s"/main" && v != "" && !got) { print v; got = 1 }; next }
 	/^     / { v = ($1 == "***") ? $2 : $1 }')
@@ -30,6 +31,7 @@ if [ ! -x "$WRAP" ]; then
 	mkdir -p "$debs"
 	# The closure as apt would install it on an empty system (private empty dpkg status):
 	# that is exactly the set of files the binary needs, including a matching glibc.
+	# shellcheck disable=SC2086
 	apt-get $APT_OPTS -t "$SUITE" -s install "qemu-system-x86=$ver" >"$debs/.sim.log" 2>&1 || {
 		tail -20 "$debs/.sim.log" >&2; exit 1; }
 	pkgs=$(awk '/^Inst / { v = $3; gsub(/[()]/, "", v); print $2 "=" v }' "$debs/.sim.log")

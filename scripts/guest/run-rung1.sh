@@ -128,6 +128,7 @@ echo "$(basename "$RUN")	$CORE_SHA	$verdict	${first_rpc:--}	${fatal_nvrm:--}" \
 	echo "--- bar0_unknown (first 30)"
 	sed -n '/^== bar0_unknown/,/^== /p' "$RUN/vfu-stats.txt" 2>/dev/null | grep -v '^==' | head -30
 	# GSP emulation views (whatever the core at this commit provides).
+	# shellcheck disable=SC2013 # view names are single words
 	for v in $(sed -n 's/^== \(gsp_[a-z_]*\|rpc_log\)$/\1/p' "$RUN/vfu-stats.txt" 2>/dev/null); do
 		echo "--- $v (first 80 lines)"
 		sed -n "/^== $v\$/,/^== /p" "$RUN/vfu-stats.txt" | grep -v '^==' | head -80
