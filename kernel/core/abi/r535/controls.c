@@ -36,6 +36,9 @@
 #define CMD_CCU_MAP			0x20800ab3
 #define CMD_NVLINK_GET_DEVICE_INFO	0x2080302c
 #define CMD_GPU_GET_VMMU_SEGMENT_SIZE	0x2080017e
+#define CMD_CE_GET_HUB_PCE_MASK		0x20802a09
+#define CMD_CE_UPDATE_PCE_LCE_MAPPINGS	0x20802a05
+#define CMD_GR_GET_FECS_TRACE_HW_ENABLE	0x20800a38
 
 /*
  * NV2080_CTRL_INTERNAL_INTR_GET_KERNEL_TABLE_PARAMS: tableLen, 128 rows of
@@ -134,12 +137,10 @@ static u32 gpu_get_chip_info(struct vgsp_gsp *gsp, u8 *p, u32 size)
  * USER_REGISTER_ACCESS_MAP with map size 0 is "unsupported for this chip"
  * (no BAR0 register is opened to guest user space); CONSTRUCTED_FALCON_INFO
  * with 0 entries is "no generic falcons owned by CPU-RM";
- * CONF_COMPUTE static info: BAR1/PCIe not trusted (no confidential
- * compute); PERF_GPU_BOOST_SYNC: hysteresis 0, boost sync off;
+ * PERF_GPU_BOOST_SYNC: hysteresis 0, boost sync off;
  * FIFO_GET_NUM_SECURE_CHANNELS: no secure channels on SEC2 or CE (CC
  * off); PMGR_GET_MODULE_INFO: module 0, NVSwitch not supported.
  */
-#define CONF_COMPUTE_STATIC_INFO_SIZE	0x2
 #define PERF_BOOST_SYNC_INFO_SIZE	0x10
 #define FIFO_NUM_SECURE_CHANNELS_SIZE	0x8
 #define PMGR_MODULE_INFO_SIZE		0x8
@@ -271,6 +272,37 @@ static u32 gmmu_get_static_info(struct vgsp_gsp *gsp, u8 *p, u32 size)
 	memset(p, 0, size);
 	vgsp_put32(p, 0, FAULT_BUFFER_SIZE);
 	vgsp_put32(p, 8, FAULT_BUFFER_SIZE);
+	return NV_OK;
+}
+
+/*
+ * NV2080_CTRL_INTERNAL_CONF_COMPUTE_GET_STATIC_INFO_PARAMS: bIsBar1Trusted,
+ * bIsPcieTrusted. Confidential compute is off, so both BARs are trusted:
+ * CPU-RM then reaches FB through BAR0/BAR2 itself instead of asking GSP-RM
+ * for every access (kbusStateInitLocked: bBarAccessBlocked).
+ */
+#define CONF_COMPUTE_STATIC_INFO_SIZE	0x2
+
+static u32 conf_compute_get_static_info(struct vgsp_gsp *gsp, u8 *p, u32 size)
+{
+	p[0] = 1;
+	p[1] = 1;
+	return NV_OK;
+}
+
+/*
+ * NV2080_CTRL_CE_GET_HUB_PCE_MASK_PARAMS: hshubPceMasks[32], fbhubPceMask.
+ * No HSHUB (no NVLink); two PCEs behind FBHUB for the exposed LCE.
+ * CPU-RM computes a PCE->LCE map from it and sends it back in
+ * CE_UPDATE_PCE_LCE_MAPPINGS, which is accepted as is.
+ */
+#define CE_HUB_PCE_MASK_SIZE		0x84
+#define CE_FBHUB_PCE_MASK		0x3
+
+static u32 ce_get_hub_pce_mask(struct vgsp_gsp *gsp, u8 *p, u32 size)
+{
+	memset(p, 0, size);
+	vgsp_put32(p, 0x80, CE_FBHUB_PCE_MASK);
 	return NV_OK;
 }
 
@@ -417,7 +449,7 @@ static const struct r535_ctrl r535_ctrls[] = {
 	{ CMD_BUS_GET_PCI_BAR_INFO, "BUS_GET_PCI_BAR_INFO", PCI_BAR_INFO_SIZE,
 	  bus_get_pci_bar_info },
 	{ CMD_CONF_COMPUTE_GET_STATIC, "INTERNAL_CONF_COMPUTE_GET_STATIC_INFO",
-	  CONF_COMPUTE_STATIC_INFO_SIZE, zeroed },
+	  CONF_COMPUTE_STATIC_INFO_SIZE, conf_compute_get_static_info },
 	{ CMD_BIF_GET_STATIC_INFO, "INTERNAL_BIF_GET_STATIC_INFO",
 	  BIF_STATIC_INFO_SIZE, bif_get_static_info },
 	{ CMD_CE_GET_FAULT_METHOD_BUF, "CE_GET_FAULT_METHOD_BUFFER_SIZE", 4,
@@ -432,6 +464,11 @@ static const struct r535_ctrl r535_ctrls[] = {
 	{ CMD_PMGR_GET_MODULE_INFO, "PMGR_GET_MODULE_INFO",
 	  PMGR_MODULE_INFO_SIZE, zeroed },
 	{ CMD_CCU_MAP, "INTERNAL_CCU_MAP", 0, ack },
+	{ CMD_CE_GET_HUB_PCE_MASK, "CE_GET_HUB_PCE_MASK", CE_HUB_PCE_MASK_SIZE,
+	  ce_get_hub_pce_mask },
+	{ CMD_CE_UPDATE_PCE_LCE_MAPPINGS, "CE_UPDATE_PCE_LCE_MAPPINGS", 0, ack },
+	{ CMD_GR_GET_FECS_TRACE_HW_ENABLE, "INTERNAL_GR_GET_FECS_TRACE_HW_ENABLE",
+	  0, ack },
 	{ CMD_NVLINK_GET_DEVICE_INFO, "NVLINK_GET_NVLINK_DEVICE_INFO", 0,
 	  not_supported },
 	{ CMD_GPU_GET_VMMU_SEGMENT_SIZE, "GPU_GET_VMMU_SEGMENT_SIZE", 0,
