@@ -266,7 +266,9 @@ int vgsp_dev_bar_read(struct vgsp_dev *dev, unsigned int bar, u64 off,
 		dev->cnt.bar_bad++;
 		goto bad;
 	}
-	vgsp_aperture_read(ap, off, buf, len);
+	if (bar != VGSP_BAR3 ||
+	    vgsp_gsp_bar2_access(dev, off, buf, len, false) == -ENOENT)
+		vgsp_aperture_read(ap, off, buf, len);
 	if (bar == VGSP_BAR1)
 		dev->cnt.bar1_reads++;
 	else
@@ -306,7 +308,10 @@ int vgsp_dev_bar_write(struct vgsp_dev *dev, unsigned int bar, u64 off,
 		dev->cnt.bar_bad++;
 		goto out;
 	}
-	ret = vgsp_aperture_write(ap, off, buf, len);
+	if (bar == VGSP_BAR3)
+		ret = vgsp_gsp_bar2_access(dev, off, (void *)buf, len, true);
+	if (bar != VGSP_BAR3 || ret == -ENOENT)
+		ret = vgsp_aperture_write(ap, off, buf, len);
 	if (ret)
 		dev->cnt.bar_bad++;
 	else if (bar == VGSP_BAR1)

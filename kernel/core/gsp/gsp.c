@@ -158,6 +158,7 @@ static void gsp_firmware_reset(struct vgsp_gsp *gsp)
 	gsp->version_ok = false;
 	gsp->refused = false;
 	gsp->guest_version[0] = '\0';
+	gsp->bar2_active = false;	/* GSP-RM's BAR2 binding is gone */
 	gsp->abi->reset(gsp);
 }
 
@@ -180,6 +181,7 @@ static void gsp_state_reset(struct vgsp_gsp *gsp)
 	gsp_firmware_reset(gsp);
 	vgsp_fsp_reset(gsp);
 	vgsp_intr_reset(gsp);
+	vgsp_fbmem_reset(gsp);
 }
 
 int vgsp_gsp_create(struct vgsp_dev *dev)
@@ -194,7 +196,8 @@ int vgsp_gsp_create(struct vgsp_dev *dev)
 	gsp->chip = vgsp_gsp_chip_find(dev->profile->chip);
 	gsp->rx = vgsp_zalloc(VGSP_MSG_MAX);
 	gsp->tx = vgsp_zalloc(VGSP_MSG_MAX);
-	if (!gsp->chip || !gsp->rx || !gsp->tx || vgsp_obj_init(&gsp->objs))
+	if (!gsp->chip || !gsp->rx || !gsp->tx || vgsp_obj_init(&gsp->objs) ||
+	    vgsp_fbmem_create(gsp))
 		goto err;
 	dev->gsp = gsp;
 	gsp_state_reset(gsp);
@@ -204,6 +207,7 @@ int vgsp_gsp_create(struct vgsp_dev *dev)
 	return 0;
 err:
 	dev->gsp = NULL;
+	vgsp_fbmem_destroy(gsp);
 	vgsp_obj_fini(&gsp->objs);
 	vgsp_free(gsp->rx);
 	vgsp_free(gsp->tx);
@@ -229,6 +233,7 @@ void vgsp_gsp_destroy(struct vgsp_dev *dev)
 		return;
 	vgsp_os->worker_stop(gsp->worker);
 	dev->gsp = NULL;
+	vgsp_fbmem_destroy(gsp);
 	vgsp_obj_fini(&gsp->objs);
 	vgsp_free(gsp->rx);
 	vgsp_free(gsp->tx);

@@ -85,7 +85,8 @@
 	X(unknown_controls)	/* control calls answered NOT_SUPPORTED */ \
 	X(version_refused)	/* unsupported guest driver */		\
 	X(resets)							\
-	X(stops)		/* GSP reset or re-booted while running */
+	X(stops)		/* GSP reset or re-booted while running */ \
+	X(bar2_faults)		/* BAR2/BAR0-window access not translatable */
 
 struct vgsp_gsp_errs {
 #define VGSP_GSP_ERR_FIELD(n) u64 n;
@@ -244,6 +245,11 @@ struct vgsp_gsp {
 	u32 unknown_fn_logged[VGSP_FN_TRACK / 32];
 
 	u8 *rx, *tx;			/* one message each */
+
+	/* fbmem.c: FB store, BAR2 translation after UPDATE_BAR_PDE */
+	struct vgsp_aperture *fb;
+	u64 bar2_pdb;			/* GSP-RM's BAR2 root (static info) */
+	bool bar2_active;
 	struct vgsp_gsp_stats st;
 };
 
@@ -314,6 +320,16 @@ void vgsp_intr_reset(struct vgsp_gsp *gsp);
 void vgsp_intr_gsp_raise(struct vgsp_gsp *gsp);
 /* Re-deliver if the GSP interrupt is still pending (retrigger). */
 void vgsp_intr_gsp_retrigger(struct vgsp_gsp *gsp);
+
+/* fbmem.c */
+#define VGSP_FBMEM_NREGS	9
+extern const struct vgsp_reg vgsp_fbmem_regs[VGSP_FBMEM_NREGS];
+int vgsp_fbmem_create(struct vgsp_gsp *gsp);
+void vgsp_fbmem_destroy(struct vgsp_gsp *gsp);
+void vgsp_fbmem_reset(struct vgsp_gsp *gsp);
+int vgsp_fb_read(struct vgsp_gsp *gsp, u64 pa, void *buf, u32 len);
+int vgsp_fb_write(struct vgsp_gsp *gsp, u64 pa, const void *buf, u32 len);
+int vgsp_gsp_bar2_set_root(struct vgsp_gsp *gsp, u64 entry);
 
 /* shm.c: the shared region through the guest's page table */
 int vgsp_shm_read(struct vgsp_gsp *gsp, u64 off, void *buf, u32 len);

@@ -239,6 +239,32 @@ static u32 unloading_guest_driver(struct r535_call *c)
 	return reply(c, n, NV_OK);
 }
 
+/*
+ * rpc_update_bar_pde_v15_00: barType (0 BAR1, 1 BAR2), entryValue u64 @8,
+ * entryLevelShift u64 @16. For BAR2 the entry becomes entry 0 of GSP-RM's
+ * BAR2 root (PD4, level shift 56) and BAR2 starts translating (fbmem.c).
+ * BAR1 is acknowledged: BAR1 stays the flat aperture.
+ */
+#define R535_BAR_PDE_SIZE		0x18
+#define R535_BAR_PDE_BAR2		1
+#define R535_BAR_PDE_ROOT_SHIFT		56
+
+static u32 update_bar_pde(struct r535_call *c)
+{
+	u32 status = NV_OK;
+	u8 *p;
+
+	if (c->avail < R535_BAR_PDE_SIZE)
+		return fail(c, NV_ERR_INVALID_ARGUMENT);
+	p = echo(c, R535_BAR_PDE_SIZE);
+	if (vgsp_get32(p, 0) == R535_BAR_PDE_BAR2) {
+		if (vgsp_get64(p, 16) != R535_BAR_PDE_ROOT_SHIFT ||
+		    vgsp_gsp_bar2_set_root(c->gsp, vgsp_get64(p, 8)))
+			status = NV_ERR_INVALID_ARGUMENT;
+	}
+	return reply(c, R535_BAR_PDE_SIZE, status);
+}
+
 static u32 unknown_function(struct r535_call *c)
 {
 	struct vgsp_gsp *gsp = c->gsp;
@@ -294,8 +320,7 @@ static u32 r535_handle(struct vgsp_gsp *gsp, const u8 *req, u32 len,
 	case R535_FN_UNLOADING_GUEST_DRIVER:
 		return unloading_guest_driver(&c);
 	case R535_FN_UPDATE_BAR_PDE:
-		echo(&c, c.avail < 0x18 ? c.avail : 0x18);
-		return reply(&c, c.avail < 0x18 ? c.avail : 0x18, NV_OK);
+		return update_bar_pde(&c);
 	default:
 		return unknown_function(&c);
 	}
