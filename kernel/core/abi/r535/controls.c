@@ -39,6 +39,10 @@
 #define CMD_CE_GET_HUB_PCE_MASK		0x20802a09
 #define CMD_CE_UPDATE_PCE_LCE_MAPPINGS	0x20802a05
 #define CMD_GR_GET_FECS_TRACE_HW_ENABLE	0x20800a38
+#define CMD_MEMSYS_L2_INVALIDATE_EVICT	0x20800a6c
+#define CMD_GMMU_COPY_SPLIT_PDES	0x20800a9f
+#define CMD_VASPACE_COPY_SERVER_PDES	0x90f10106
+#define CMD_VGPU_MGR_SET_CONFIG		0x2080400b
 
 /*
  * NV2080_CTRL_INTERNAL_INTR_GET_KERNEL_TABLE_PARAMS: tableLen, 128 rows of
@@ -469,6 +473,21 @@ static const struct r535_ctrl r535_ctrls[] = {
 	{ CMD_CE_UPDATE_PCE_LCE_MAPPINGS, "CE_UPDATE_PCE_LCE_MAPPINGS", 0, ack },
 	{ CMD_GR_GET_FECS_TRACE_HW_ENABLE, "INTERNAL_GR_GET_FECS_TRACE_HW_ENABLE",
 	  0, ack },
+	/*
+	 * Cache and page-directory maintenance with nothing to do here: the
+	 * FB store has no L2 in front of it, and BAR2/VA-space walks read
+	 * CPU-RM's page tables directly (the PDEs CPU-RM copies to "server"
+	 * side are where it wrote them).
+	 */
+	{ CMD_MEMSYS_L2_INVALIDATE_EVICT, "INTERNAL_MEMSYS_L2_INVALIDATE_EVICT",
+	  0, ack },
+	{ CMD_GMMU_COPY_SPLIT_PDES,
+	  "INTERNAL_GMMU_COPY_RESERVED_SPLIT_GVASPACE_PDES_TO_SERVER", 0, ack },
+	{ CMD_VASPACE_COPY_SERVER_PDES, "VASPACE_COPY_SERVER_RESERVED_PDES", 0,
+	  ack },
+	/* vGPU manager config (host-side vGPU support): accepted, unused */
+	{ CMD_VGPU_MGR_SET_CONFIG, "VGPU_MGR_INTERNAL_SET_VGPU_MGR_CONFIG", 0,
+	  ack },
 	{ CMD_NVLINK_GET_DEVICE_INFO, "NVLINK_GET_NVLINK_DEVICE_INFO", 0,
 	  not_supported },
 	{ CMD_GPU_GET_VMMU_SEGMENT_SIZE, "GPU_GET_VMMU_SEGMENT_SIZE", 0,
