@@ -77,7 +77,7 @@ enum { A_LIBOS, A_RMARGS, A_FMC, A_WPR, A_LOGINIT, A_LOGINTR, A_LOGRM,
 #define CTRL_GPU_GET_CHIP_INFO		0x20800a36u
 #define CTRL_GET_DEVICE_INFO_TABLE	0x20800a40u
 #define CTRL_FIFO_GET_DEVICE_INFO_TABLE	0x20801112u
-#define CTRL_UNSUPPORTED		0x20800a2au	/* STATIC_KGR_GET_INFO */
+#define CTRL_UNSUPPORTED		0x20800a63u	/* KMIGMGR_GET_PROFILES */
 #define CTRL_GPU_GET_NAME_STRING	0x20800110u
 #define CTRL_GPU_GET_SHORT_NAME		0x20800111u
 #define CTRL_GPU_GET_GID_INFO		0x2080014au
@@ -878,7 +878,7 @@ static void init_controls(struct rp_client *c)
 	memset(big, 0, sizeof(big));
 	st = control(c, c->h_client, c->h_subdevice, CTRL_UNSUPPORTED, big,
 		     0xb04, &irq);
-	T(c, "ctrl STATIC_KGR_GET_INFO status=0x%x%s", st, irq_str(irq));
+	T(c, "ctrl STATIC_KMIGMGR_GET_PROFILES status=0x%x%s", st, irq_str(irq));
 
 	/* DEVICE_INFO2 rows: numEntries, then 9 u32 per row */
 	memset(big, 0, sizeof(big));

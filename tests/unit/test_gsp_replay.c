@@ -465,7 +465,7 @@ static void test_views(void **state)
 	assert_non_null(strstr(view(ip, "gsp_rpc"),
 			       "72 GSP_SET_SYSTEM_INFO 1 1 0\n"));
 	assert_non_null(strstr(view(ip, "gsp_controls"),
-			       "0x20800a2a INTERNAL_STATIC_KGR_GET_INFO 1 1 0x56 0xb04\n"));
+			       "0x20800a63 INTERNAL_STATIC_KMIGMGR_GET_PROFILES 1 1 0x56 0xb04\n"));
 	assert_non_null(strstr(view(ip, "gsp_controls"),
 			       "0x20800a40 INTERNAL_GET_DEVICE_INFO_TABLE 1 0 0x0 0xc64\n"));
 	assert_non_null(strstr(view(ip, "gsp_controls"),

@@ -485,6 +485,23 @@ static const struct r535_ctrl r535_ctrls[] = {
 	  "INTERNAL_GMMU_COPY_RESERVED_SPLIT_GVASPACE_PDES_TO_SERVER", 0, ack },
 	{ CMD_VASPACE_COPY_SERVER_PDES, "VASPACE_COPY_SERVER_RESERVED_PDES", 0,
 	  ack },
+	/* GR0 static info (gr.c) */
+	{ 0x20800a1f, "INTERNAL_STATIC_KGR_GET_CAPS", 0, r535_kgr_get_caps },
+	{ 0x20800a2a, "INTERNAL_STATIC_KGR_GET_INFO", 0, r535_kgr_get_info },
+	{ 0x20800a26, "INTERNAL_STATIC_KGR_GET_FLOORSWEEPING_MASKS", 0,
+	  r535_kgr_get_floorsweeping_masks },
+	{ 0x20800a22, "INTERNAL_STATIC_KGR_GET_GLOBAL_SM_ORDER", 0,
+	  r535_kgr_get_global_sm_order },
+	{ 0x20800a32, "INTERNAL_STATIC_KGR_GET_CONTEXT_BUFFERS_INFO", 0,
+	  r535_kgr_get_context_buffers_info },
+	{ 0x20800a2c, "INTERNAL_STATIC_KGR_GET_ZCULL_INFO", 0,
+	  r535_kgr_get_zcull_info },
+	{ 0x20800a2e, "INTERNAL_STATIC_KGR_GET_ROP_INFO", 0,
+	  r535_kgr_get_rop_info },
+	{ 0x20800a3d, "INTERNAL_STATIC_KGR_GET_FECS_RECORD_SIZE", 0,
+	  r535_kgr_get_fecs_record_size },
+	{ 0x20800a48, "INTERNAL_STATIC_KGR_GET_PDB_PROPERTIES", 0,
+	  r535_kgr_get_pdb_properties },
 	/* vGPU manager config (host-side vGPU support): accepted, unused */
 	{ CMD_VGPU_MGR_SET_CONFIG, "VGPU_MGR_INTERNAL_SET_VGPU_MGR_CONFIG", 0,
 	  ack },
@@ -499,11 +516,6 @@ static const struct {
 	u32 cmd;
 	const char *name;
 } r535_ctrl_names[] = {
-	{ 0x20800a2a, "INTERNAL_STATIC_KGR_GET_INFO" },
-	{ 0x20800a1f, "INTERNAL_STATIC_KGR_GET_CAPS" },
-	{ 0x20800a32, "INTERNAL_STATIC_KGR_GET_CONTEXT_BUFFERS_INFO" },
-	{ 0x20800a26, "INTERNAL_STATIC_KGR_GET_FLOORSWEEPING_MASKS" },
-	{ 0x20800a22, "INTERNAL_STATIC_KGR_GET_GLOBAL_SM_ORDER" },
 	{ 0x20800a63, "INTERNAL_STATIC_KMIGMGR_GET_PROFILES" },
 	{ 0x20800a65, "INTERNAL_STATIC_KMIGMGR_GET_PARTITIONABLE_ENGINES" },
 	{ 0x20800aa2, "INTERNAL_STATIC_GRMGR_GET_SKYLINE_INFO" },

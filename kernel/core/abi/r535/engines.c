@@ -12,8 +12,9 @@
  *     (gspSupportsEngine keeps their classes in the class DB).
  *
  * GspStaticConfigInfo.engineCaps is derived from the same table
- * (r535_engine_caps). A vGPU slice here has one async copy engine (LCE 0)
- * on its own runlist with one PBDMA, as Ampere+ lays them out. The runlist/CHRAM PRI bases are vgsp's own layout inside BAR0; the
+ * (r535_engine_caps). A vGPU slice here has GR0 and one async copy engine
+ * (LCE 0), each on its own runlist with one PBDMA, as Ampere+ lays them
+ * out. The runlist/CHRAM PRI bases are vgsp's own layout inside BAR0; the
  * only CPU-RM code that touches them is the channel-halt path
  * (kfifoStartChannelHalt_GA100), whose preempt poll ends on the 0 that
  * unmodelled registers read.
@@ -70,12 +71,15 @@ enum {
 #define ENGINES_V2_SIZE			(4 + 4 * ENGINES_V2_MAX)
 
 /* ENGDESCRIPTOR = NVOC class id << 8 | instance (535.261.03 class ids) */
+#define ENGDESC_GR0			(0xd334dfU << 8)	/* Graphics */
 #define ENGDESC_CE0			(0x793cebU << 8)	/* OBJCE */
 
 /* NV2080_ENGINE_TYPE_* (same numbers as RM_ENGINE_TYPE_* for these) */
+#define ENGINE_TYPE_GR0			0x01
 #define ENGINE_TYPE_COPY0		0x09
 
 /* DEVICE_INFO2 type enums */
+#define DEV_TYPE_GRAPHICS		0x00
 #define DEV_TYPE_LCE			0x13
 
 struct r535_engine {
@@ -87,18 +91,16 @@ struct r535_engine {
 };
 
 /*
- * GR0 is withheld for now: with it present CPU-RM's KernelGraphics loads
- * its static info in state post-load (INTERNAL_STATIC_KGR_GET_CAPS, _INFO,
- * _CONTEXT_BUFFERS_INFO, _FLOORSWEEPING_MASKS, ...) and fails the load
- * without it. Its row, for when those are emulated: engdesc 0xd334df00,
- * NV2080_ENGINE_TYPE 1, DEVICE_INFO2 type 0, runlist 0, fault id 384
- * (GH100's NV_PFAULT_MMU_ENG_ID_GRAPHICS; the GR range is 384 + VEID),
- * PRI base 0x400000, runlist PRI base 0x2c0000, CHRAM 0x2c2000, PBDMA 0
- * (fault id 200).
- *
- * LCE 0: fault id 15 as on GA100 (outside the GR range), PBDMA 1.
+ * fault_id: GH100's NV_PFAULT_MMU_ENG_ID_GRAPHICS is 384 (the GR range is
+ * 384 + VEID); LCE 0 takes 15 as on GA100, outside that range. GR0's
+ * static description is in gr.c.
  */
 static const struct r535_engine r535_engines[] = {
+	{ .name = "GR0", .engdesc = ENGDESC_GR0,
+	  .engine_type = ENGINE_TYPE_GR0, .dev_type = DEV_TYPE_GRAPHICS,
+	  .hw_id = 0, .runlist = 0, .fault_id = 384, .reset_id = 0,
+	  .pri_base = 0x400000, .runlist_pri_base = 0x2c0000,
+	  .chram_pri_base = 0x2c2000, .pbdma = 0, .pbdma_fault_id = 200 },
 	{ .name = "CE0", .engdesc = ENGDESC_CE0,
 	  .engine_type = ENGINE_TYPE_COPY0, .dev_type = DEV_TYPE_LCE,
 	  .hw_id = 1, .runlist = 1, .fault_id = 15, .reset_id = 1,

@@ -175,6 +175,15 @@ u32 r535_engine_caps(void);
 u32 r535_get_device_info_table(struct vgsp_gsp *gsp, u8 *p, u32 size);
 u32 r535_fifo_get_device_info_table(struct vgsp_gsp *gsp, u8 *p, u32 size);
 u32 r535_gpu_get_engines_v2(struct vgsp_gsp *gsp, u8 *p, u32 size);
+u32 r535_kgr_get_caps(struct vgsp_gsp *gsp, u8 *p, u32 size);
+u32 r535_kgr_get_info(struct vgsp_gsp *gsp, u8 *p, u32 size);
+u32 r535_kgr_get_floorsweeping_masks(struct vgsp_gsp *gsp, u8 *p, u32 size);
+u32 r535_kgr_get_global_sm_order(struct vgsp_gsp *gsp, u8 *p, u32 size);
+u32 r535_kgr_get_context_buffers_info(struct vgsp_gsp *gsp, u8 *p, u32 size);
+u32 r535_kgr_get_zcull_info(struct vgsp_gsp *gsp, u8 *p, u32 size);
+u32 r535_kgr_get_rop_info(struct vgsp_gsp *gsp, u8 *p, u32 size);
+u32 r535_kgr_get_fecs_record_size(struct vgsp_gsp *gsp, u8 *p, u32 size);
+u32 r535_kgr_get_pdb_properties(struct vgsp_gsp *gsp, u8 *p, u32 size);
 void r535_gpu_name(const struct vgsp_gsp *gsp, char *out, unsigned int len);
 
 #endif /* VGSP_ABI_R535_H */

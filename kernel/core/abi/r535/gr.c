@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * INTERNAL_STATIC_KGR_*: the static description of GR0 that CPU-RM's
+ * KernelGraphics loads in state post-load (kgraphicsLoadStaticInfo) and
+ * KernelGraphicsManager keeps as the legacy (non-MIG) static info that
+ * channel allocation needs (subcontext count, context buffer sizes).
+ *
+ * Every parameter block is an array over NV2080_CTRL_INTERNAL_GR_MAX_ENGINES
+ * (8) GR engines; only GR0 exists, the other rows stay zero. The topology
+ * matches GspStaticConfigInfo: 8 GPCs of 8 TPCs, 2 SMs per TPC (128 SMs),
+ * 3 PES per GPC; sm_90.
+ *
+ * Fidelity: coherent values. The context-buffer sizes are uniform
+ * placeholders (64 KiB, 4 KiB aligned): nothing executes in them.
+ */
+#include "r535.h"
+
+#define GR_ENGINES			8
+#define GR_GPCS				8
+#define GR_TPCS_PER_GPC			8
+#define GR_SMS_PER_TPC			2
+#define GR_PES_PER_GPC			3
+#define GR_TPCS_PER_PES			3
+#define GR_MAX_GPC			12
+#define GR_MAX_TPC_PER_GPC		10
+#define GR_MAX_SM			240
+
+/* GET_CAPS: capsTbl[23] per engine; no optional capability bits. */
+#define GR_CAPS_ROW			23
+
+/* GET_INFO: 0x35 x { index, data } per engine */
+#define GR_INFO_ROWS			0x35
+#define GR_INFO_ROW_SIZE		(GR_INFO_ROWS * 8)
+
+static const struct {
+	u32 index, data;
+} gr_info[] = {
+	{ 0x03, 0x100 },	/* BUFFER_ALIGNMENT */
+	{ 0x0c, 0x900 },	/* SM_VERSION: sm_90 */
+	{ 0x0d, 64 },		/* MAX_WARPS_PER_SM */
+	{ 0x0e, 32 },		/* MAX_THREADS_PER_WARP */
+	{ 0x11, 32 },		/* FB_MEMORY_REQUEST_GRANULARITY */
+	{ 0x12, 32 },		/* HOST_MEMORY_REQUEST_GRANULARITY */
+	{ 0x13, 128 },		/* MAX_SP_PER_SM */
+	{ 0x14, GR_GPCS },	/* LITTER_NUM_GPCS */
+	{ 0x15, 10 },		/* LITTER_NUM_FBPS */
+	{ 0x17, 9 },		/* LITTER_NUM_TPC_PER_GPC (GH100) */
+	{ 0x1a, 1 },		/* TIMESLICE_ENABLED */
+	{ 0x1b, 10 },		/* LITTER_NUM_FBPAS */
+	{ 0x1c, GR_PES_PER_GPC },	/* LITTER_NUM_PES_PER_GPC */
+	{ 0x1d, GR_GPCS * GR_TPCS_PER_GPC * GR_SMS_PER_TPC * 128 },
+				/* GPU_CORE_COUNT */
+	{ 0x1e, GR_TPCS_PER_PES },	/* LITTER_NUM_TPCS_PER_PES */
+	{ 0x20, GR_SMS_PER_TPC },	/* LITTER_NUM_SM_PER_TPC */
+	{ 0x23, GR_GPCS * GR_TPCS_PER_GPC * GR_SMS_PER_TPC * 4 },
+				/* TENSOR_CORE_COUNT */
+	{ 0x24, 1 },		/* LITTER_NUM_GRS */
+	{ 0x25, 10 },		/* LITTER_NUM_LTCS */
+	{ 0x26, 40 },		/* LITTER_NUM_LTC_SLICES */
+	{ 0x27, 1 },		/* LITTER_NUM_GPCMMU_PER_GPC */
+	{ 0x28, 1 },		/* LITTER_NUM_LTC_PER_FBP */
+	{ 0x2a, 9 },		/* FAMILY_MAX_TPC_PER_GPC */
+	{ 0x2b, 1 },		/* LITTER_NUM_FBPA_PER_FBP */
+	{ 0x2c, 64 },		/* MAX_SUBCONTEXT_COUNT */
+	{ 0x2d, 2 },		/* MAX_LEGACY_SUBCONTEXT_COUNT */
+	{ 0x2e, 64 },		/* MAX_PER_ENGINE_SUBCONTEXT_COUNT */
+	{ 0x32, 4 },		/* LITTER_NUM_SLICES_PER_LTC */
+};
+
+/* FLOORSWEEPING_MASKS: 296 bytes per engine */
+#define FS_ROW				296
+#define FS_GPC_MASK			0
+#define FS_TPC_MASK			4
+#define FS_TPC_COUNT			52
+#define FS_PHYS_GPC_MASK		100
+#define FS_MMU_PER_GPC			104
+#define FS_TPC_TO_PES			152
+#define FS_NUM_PES_PER_GPC		192
+
+/* GLOBAL_SM_ORDER: 240 x 6 u16, numSm, numTpc per engine */
+#define SM_ENTRY			12
+#define SM_ROW				(GR_MAX_SM * SM_ENTRY + 4)
+
+/* CONTEXT_BUFFERS_INFO: 0x19 x { size, alignment } per engine */
+#define CTXBUF_IDS			0x19
+#define CTXBUF_ROW			(CTXBUF_IDS * 8)
+#define CTXBUF_SIZE			0x10000
+#define CTXBUF_ALIGN			0x1000
+
+/* ZCULL_INFO: 10 u32 per engine; ROP_INFO: 3 u32; FECS record: 1 u32 */
+#define ZCULL_ROW			40
+#define ROP_ROW				12
+#define FECS_RECORD_SIZE		64
+#define PDB_ROW				1
+
+static u32 need(u32 size, u32 row)
+{
+	return size >= GR_ENGINES * row && !(size % GR_ENGINES) ?
+	       NV_OK : NV_ERR_INVALID_PARAM_STRUCT;
+}
+
+u32 r535_kgr_get_caps(struct vgsp_gsp *gsp, u8 *p, u32 size)
+{
+	if (need(size, GR_CAPS_ROW))
+		return NV_ERR_INVALID_PARAM_STRUCT;
+	memset(p, 0, size);
+	return NV_OK;
+}
+
+u32 r535_kgr_get_info(struct vgsp_gsp *gsp, u8 *p, u32 size)
+{
+	unsigned int i;
+
+	if (need(size, GR_INFO_ROW_SIZE))
+		return NV_ERR_INVALID_PARAM_STRUCT;
+	memset(p, 0, size);
+	for (i = 0; i < GR_INFO_ROWS; i++)
+		vgsp_put32(p, 8 * i, i);
+	for (i = 0; i < VGSP_ARRAY_SIZE(gr_info); i++)
+		vgsp_put32(p, 8 * gr_info[i].index + 4, gr_info[i].data);
+	return NV_OK;
+}
+
+u32 r535_kgr_get_floorsweeping_masks(struct vgsp_gsp *gsp, u8 *p, u32 size)
+{
+	unsigned int i;
+
+	if (need(size, FS_ROW))
+		return NV_ERR_INVALID_PARAM_STRUCT;
+	memset(p, 0, size);
+	vgsp_put32(p, FS_GPC_MASK, (1U << GR_GPCS) - 1);
+	vgsp_put32(p, FS_PHYS_GPC_MASK, (1U << GR_GPCS) - 1);
+	for (i = 0; i < GR_GPCS; i++) {
+		vgsp_put32(p, FS_TPC_MASK + 4 * i, (1U << GR_TPCS_PER_GPC) - 1);
+		vgsp_put32(p, FS_TPC_COUNT + 4 * i, GR_TPCS_PER_GPC);
+		vgsp_put32(p, FS_MMU_PER_GPC + 4 * i, 1);
+		vgsp_put32(p, FS_NUM_PES_PER_GPC + 4 * i, GR_PES_PER_GPC);
+	}
+	for (i = 0; i < GR_MAX_TPC_PER_GPC; i++)
+		vgsp_put32(p, FS_TPC_TO_PES + 4 * i, i / GR_TPCS_PER_PES);
+	return NV_OK;
+}
+
+static void put16(u8 *b, u32 off, u16 v)
+{
+	b[off] = v & 0xff;
+	b[off + 1] = v >> 8;
+}
+
+u32 r535_kgr_get_global_sm_order(struct vgsp_gsp *gsp, u8 *p, u32 size)
+{
+	u32 nsm = GR_GPCS * GR_TPCS_PER_GPC * GR_SMS_PER_TPC, i;
+
+	if (need(size, SM_ROW))
+		return NV_ERR_INVALID_PARAM_STRUCT;
+	memset(p, 0, size);
+	for (i = 0; i < nsm; i++) {
+		u32 tpc = i / GR_SMS_PER_TPC;
+		u8 *e = p + i * SM_ENTRY;
+
+		put16(e, 0, tpc / GR_TPCS_PER_GPC);	/* gpcId */
+		put16(e, 2, tpc % GR_TPCS_PER_GPC);	/* localTpcId */
+		put16(e, 4, i % GR_SMS_PER_TPC);	/* localSmId */
+		put16(e, 6, tpc);			/* globalTpcId */
+		put16(e, 8, tpc / GR_TPCS_PER_GPC);	/* virtualGpcId */
+		put16(e, 10, tpc);			/* migratableTpcId */
+	}
+	put16(p, GR_MAX_SM * SM_ENTRY, nsm);
+	put16(p, GR_MAX_SM * SM_ENTRY + 2, nsm / GR_SMS_PER_TPC);
+	return NV_OK;
+}
+
+u32 r535_kgr_get_context_buffers_info(struct vgsp_gsp *gsp, u8 *p, u32 size)
+{
+	unsigned int i;
+
+	if (need(size, CTXBUF_ROW))
+		return NV_ERR_INVALID_PARAM_STRUCT;
+	memset(p, 0, size);
+	for (i = 0; i < CTXBUF_IDS; i++) {
+		vgsp_put32(p, 8 * i, CTXBUF_SIZE);
+		vgsp_put32(p, 8 * i + 4, CTXBUF_ALIGN);
+	}
+	return NV_OK;
+}
+
+/* ZCULL and ROP: present, all zero (no graphics pipe exposed). */
+u32 r535_kgr_get_zcull_info(struct vgsp_gsp *gsp, u8 *p, u32 size)
+{
+	if (need(size, ZCULL_ROW))
+		return NV_ERR_INVALID_PARAM_STRUCT;
+	memset(p, 0, size);
+	return NV_OK;
+}
+
+u32 r535_kgr_get_rop_info(struct vgsp_gsp *gsp, u8 *p, u32 size)
+{
+	if (need(size, ROP_ROW))
+		return NV_ERR_INVALID_PARAM_STRUCT;
+	memset(p, 0, size);
+	return NV_OK;
+}
+
+u32 r535_kgr_get_fecs_record_size(struct vgsp_gsp *gsp, u8 *p, u32 size)
+{
+	if (need(size, 4))
+		return NV_ERR_INVALID_PARAM_STRUCT;
+	memset(p, 0, size);
+	vgsp_put32(p, 0, FECS_RECORD_SIZE);
+	return NV_OK;
+}
+
+/* PDB_PROPERTIES: bPerSubCtxheaderSupported (Volta+: yes). */
+u32 r535_kgr_get_pdb_properties(struct vgsp_gsp *gsp, u8 *p, u32 size)
+{
+	if (need(size, PDB_ROW))
+		return NV_ERR_INVALID_PARAM_STRUCT;
+	memset(p, 0, size);
+	p[0] = 1;
+	return NV_OK;
+}
