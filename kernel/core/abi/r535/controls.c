@@ -502,6 +502,12 @@ static const struct r535_ctrl r535_ctrls[] = {
 	  r535_kgr_get_fecs_record_size },
 	{ 0x20800a48, "INTERNAL_STATIC_KGR_GET_PDB_PROPERTIES", 0,
 	  r535_kgr_get_pdb_properties },
+	{ 0x20800a37, "INTERNAL_GR_SET_FECS_TRACE_HW_ENABLE", 0, ack },
+	/*
+	 * NVA06F_CTRL_CMD_GPFIFO_SCHEDULE {bEnable, bSkipSubmit}: the channel
+	 * is "scheduled"; nothing executes its pushbuffer (no engine model).
+	 */
+	{ 0xa06f0103, "GPFIFO_SCHEDULE", 0, ack },
 	/* vGPU manager config (host-side vGPU support): accepted, unused */
 	{ CMD_VGPU_MGR_SET_CONFIG, "VGPU_MGR_INTERNAL_SET_VGPU_MGR_CONFIG", 0,
 	  ack },
