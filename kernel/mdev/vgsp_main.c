@@ -142,6 +142,11 @@ static int vgsp_probe(struct mdev_device *mdev)
 	}
 	dev_set_drvdata(&mdev->dev, vm);
 	vgsp_debugfs_add(vm);
+	/*
+	 * Each instance pins the module: rmmod must not silently destroy a
+	 * vGPU a VM definition refers to. Remove instances first.
+	 */
+	__module_get(THIS_MODULE);
 	dev_info(&mdev->dev, "created %s (%s)\n", p->id, p->name);
 	return 0;
 }
@@ -157,6 +162,7 @@ static void vgsp_remove(struct mdev_device *mdev)
 	vfio_put_device(&vm->vdev);
 	unreserve(p);
 	dev_info(&mdev->dev, "removed\n");
+	module_put(THIS_MODULE);
 }
 
 static struct mdev_driver vgsp_mdev_driver = {
