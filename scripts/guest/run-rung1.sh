@@ -99,7 +99,7 @@ first_nvrm=$(grep -a -v '^dmesg: ' "$RUN/console.txt" | sed 's/^\[ *[0-9.]*\] //
 # The failure that ended the first RmInitAdapter: the last check before it
 # (earlier asserts may be tolerated by the driver).
 fatal_nvrm=$(grep -a -v '^dmesg: ' "$RUN/console.txt" | sed 's/^\[ *[0-9.]*\] //' |
-	awk '/RmInitAdapter failed!/ { print last; exit }
+	awk '/RmInitNvDevice: \*\*\*|RmInitAdapter: |RmInitAdapter failed!/ { print last; exit }
 	     /Check failed|Assertion failed|Xid|Timeout/ { last = $0 }' || true)
 first_rpc=$(sed -n '/^== rpc_log$/,/^== /p' "$RUN/vfu-stats.txt" 2>/dev/null | grep -v '^==' |
 	awk 'NR > 1 && $5 != "0x0" { print; exit }')
