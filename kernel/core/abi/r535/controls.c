@@ -508,6 +508,11 @@ static const struct r535_ctrl r535_ctrls[] = {
 	 * is "scheduled"; nothing executes its pushbuffer (no engine model).
 	 */
 	{ 0xa06f0103, "GPFIFO_SCHEDULE", 0, ack },
+	/*
+	 * NV2080_CTRL_CMD_EVENT_SET_NOTIFICATION {event, action, ...}: armed;
+	 * no engine raises the events (nothing executes).
+	 */
+	{ 0x20800301, "EVENT_SET_NOTIFICATION", 0, ack },
 	/* vGPU manager config (host-side vGPU support): accepted, unused */
 	{ CMD_VGPU_MGR_SET_CONFIG, "VGPU_MGR_INTERNAL_SET_VGPU_MGR_CONFIG", 0,
 	  ack },
