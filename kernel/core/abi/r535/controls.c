@@ -513,6 +513,13 @@ static const struct r535_ctrl r535_ctrls[] = {
 	 * no engine raises the events (nothing executes).
 	 */
 	{ 0x20800301, "EVENT_SET_NOTIFICATION", 0, ack },
+	/*
+	 * GPU_PROMOTE_CTX: context buffers CPU-RM allocated are recorded by
+	 * GSP-RM for the channel; accepted (no context switching modelled).
+	 * MEMSYS_SET_PARTITIONABLE_MEM: MIG memory split; accepted, unused.
+	 */
+	{ 0x2080012b, "GPU_PROMOTE_CTX", 0, ack },
+	{ 0x20800a51, "INTERNAL_MEMSYS_SET_PARTITIONABLE_MEM", 0, ack },
 	/* vGPU manager config (host-side vGPU support): accepted, unused */
 	{ CMD_VGPU_MGR_SET_CONFIG, "VGPU_MGR_INTERNAL_SET_VGPU_MGR_CONFIG", 0,
 	  ack },

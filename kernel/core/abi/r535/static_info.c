@@ -94,6 +94,8 @@ u32 r535_static_info(struct vgsp_gsp *gsp, u8 *si, u32 cap)
 	for (i = 0; i < 63 && name[i]; i++)
 		si[R535_SI_NAME_UNICODE + 2 * i] = name[i];
 	si[R535_SI_IS_TESLA] = 1;
+	/* Data-center part: OpenRM refuses other GPUs by default (osinit.c) */
+	vgsp_put32(si, R535_SI_COMPUTE_BRANDING, R535_COMPUTE_BRANDING_TESLA);
 
 	vgsp_put64(si, R535_SI_BAR1_PDE_BASE, rsvd_base);
 	vgsp_put64(si, R535_SI_BAR2_PDE_BASE, rsvd_base + BAR2_PDE_OFF);
