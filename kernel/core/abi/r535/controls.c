@@ -234,8 +234,10 @@ static u32 bif_get_static_info(struct vgsp_gsp *gsp, u8 *p, u32 size)
 	return NV_OK;
 }
 
-/* NV2080_CTRL_CE_GET_FAULT_METHOD_BUFFER_SIZE_PARAMS: size of the CE
- * fault method buffer CPU-RM allocates per channel group. */
+/*
+ * NV2080_CTRL_CE_GET_FAULT_METHOD_BUFFER_SIZE_PARAMS: size of the CE
+ * fault method buffer CPU-RM allocates per channel group.
+ */
 #define CE_FAULT_METHOD_BUFFER_SIZE	0x1000
 
 static u32 ce_get_fault_method_buffer_size(struct vgsp_gsp *gsp, u8 *p,
@@ -520,6 +522,13 @@ static const struct r535_ctrl r535_ctrls[] = {
 	 */
 	{ 0x2080012b, "GPU_PROMOTE_CTX", 0, ack },
 	{ 0x20800a51, "INTERNAL_MEMSYS_SET_PARTITIONABLE_MEM", 0, ack },
+	/*
+	 * KMEMSYS_GET_MIG_MEMORY_CONFIG: memBoundaryCfgA/B/C u64 and a
+	 * boundary config u32; all 0 = no MIG memory boundaries (no MIG).
+	 * CCU_UNMAP: the counter-collection buffer mapped by CCU_MAP is let go.
+	 */
+	{ 0x20800a67, "INTERNAL_KMEMSYS_GET_MIG_MEMORY_CONFIG", 0x20, zeroed },
+	{ 0x20800ab4, "INTERNAL_CCU_UNMAP", 0, ack },
 	/* vGPU manager config (host-side vGPU support): accepted, unused */
 	{ CMD_VGPU_MGR_SET_CONFIG, "VGPU_MGR_INTERNAL_SET_VGPU_MGR_CONFIG", 0,
 	  ack },
