@@ -4,14 +4,16 @@
 #
 #   setup                      host tools + both test kernels (idempotent)
 #   build [--kernel K]         vgsp.ko per kernel, the guest client, vm-bin
-#   test  [--kernel K] [--quick] [--no-unit]
-#                              make unit, make -C userspace/*/ test, VM tests
-#                              (+ nested QEMU, mdevctl) per kernel;
-#                              last line "N passed, N failed"
+#   test  [--kernel K] [--quick] [--no-unit] [--no-rung1]
+#                              make unit, make -C userspace/*/ test, a 60 s
+#                              fuzz run, VM tests (+ nested QEMU, mdevctl)
+#                              per kernel, kernel lint (checkpatch, sparse),
+#                              rung 1 with the stock NVIDIA guest driver
+#                              over vfio-user; last line "N passed, N failed"
 #   demo  [--kernel K]         two instances driven by the smoke client
 #   vm    [--kernel K]         interactive shell in the VM, vgsp.ko loaded
 # K is 6.12 (default for demo/vm), 6.1 or all (default for build/test).
-# --quick: 6.12 only, no unit suites. --head: build kernel/ as committed
+# --quick: 6.12 only, no unit/fuzz/lint/rung-1 suites. --head: build kernel/ as committed
 # in HEAD (ignores uncommitted edits in the working tree). --nested-boot:
 # also boot a guest Linux through the mdev in nested QEMU (+2 min/kernel).
 set -eu
@@ -32,6 +34,7 @@ while [ $# -gt 0 ]; do
 	--kernel=*) kernels=${1#--kernel=} ;;
 	--quick) kernels=6.12 unit= ;;
 	--no-unit) unit= ;;
+	--no-rung1) VGSP_NO_RUNG1=1 ;;
 	--head) VGSP_FROM_HEAD=1 ;;
 	--nested-boot) RIG_NESTED_BOOT=1 ;;
 	*) die "unknown option '$1' (see the header of $0)" ;;
@@ -46,7 +49,7 @@ all) kernels="6.12 6.1" ;;
 esac
 
 host_setup() {
-	apt_install $HOST_PKGS mdevctl libcmocka-dev libjansson-dev
+	apt_install $HOST_PKGS mdevctl libcmocka-dev libjansson-dev clang libclang-rt-14-dev sparse perl
 	need qemu-system-x86_64 busybox cpio make gcc xz modinfo flock
 	mkdir -p "$BUILD/logs"
 }

@@ -14,24 +14,31 @@ suite_add() {  # name passed failed seconds
 "
 }
 
-# A make-based unit suite: run_make_suite NAME DIR TARGET
-run_make_suite() {
-	_log=$BUILD/logs/$1.log
+# A suite is a command that prints its own "N passed, N failed" line and
+# exits non-zero on failure: run_cmd_suite NAME CMD [ARGS...]
+run_cmd_suite() {
+	_name=$1; shift
+	_log=$BUILD/logs/$_name.log
 	_t0=$(now)
-	log "suite $1: make -C $2 $3"
+	log "suite $_name: $*"
 	_rc=0
-	make -C "$2" "$3" >"$_log" 2>&1 || _rc=$?
+	"$@" >"$_log" 2>&1 || _rc=$?
 	_s=$(summary_of "$_log")
 	if [ -z "$_s" ]; then
 		tail -n 20 "$_log" >&2
-		echo "FAIL $1: no summary line (make exit $_rc, log $_log)"
-		suite_add "$1" 0 1 $(($(now) - _t0))
+		echo "FAIL $_name: no summary line (exit $_rc, log $_log)"
+		suite_add "$_name" 0 1 $(($(now) - _t0))
 		return
 	fi
-	set -- "$1" $_s
-	[ "$_rc" = 0 ] || [ "$3" != 0 ] || { echo "FAIL $1: make exit $_rc with 0 failed"; set -- "$1" "$2" 1; }
+	set -- "$_name" $_s
+	[ "$_rc" = 0 ] || [ "$3" != 0 ] || { echo "FAIL $1: exit $_rc with 0 failed"; set -- "$1" "$2" 1; }
 	grep -aE '^FAIL|\[  FAILED  \]' "$_log" | head -n 30 || true
 	suite_add "$1" "$2" "$3" $(($(now) - _t0))
+}
+
+# A make-based unit suite: run_make_suite NAME DIR TARGET
+run_make_suite() {
+	run_cmd_suite "$1" make -C "$2" "$3"
 }
 
 has_target() { [ -f "$1/Makefile" ] && grep -q "^$2:" "$1/Makefile"; }
@@ -88,11 +95,47 @@ run_vm_suite() {
 	suite_add "vm-$1" "$2" "$3" $(($(now) - _t0))
 }
 
+# Kernel style of kernel/: checkpatch + sparse against the 6.12 headers the
+# VM suite unpacked (tools/lint-kernel.sh).
+run_lint_suite() {
+	_hdr=$(ls -d "$CACHE"/kernels/6.12*/root/usr/src/linux-headers-*-amd64 2>/dev/null | head -n 1)
+	if [ -z "$_hdr" ]; then
+		echo "FAIL lint: no 6.12 kernel headers (run the vm-6.12 suite first)"
+		suite_add lint 0 1 0
+		return
+	fi
+	run_cmd_suite lint "$ROOT/tools/lint-kernel.sh" "$_hdr"
+}
+
+# Rung 1: the stock NVIDIA 535 guest driver against the core through
+# vfio-user (scripts/guest/run-rung1.sh builds QEMU 11.1, the guest image
+# and vgsp-vfu on first use, then caches them).
+rung1_check() {
+	_r1=0
+	(cd "$ROOT" && scripts/guest/run-rung1.sh "$@") || _r1=$?
+	if [ "$_r1" = 0 ]; then
+		echo "PASS rung1.vfio-user"
+		echo "1 passed, 0 failed"
+	else
+		echo "FAIL rung1.vfio-user: run-rung1.sh exit $_r1"
+		echo "0 passed, 1 failed"
+	fi
+	return "$_r1"
+}
+
+run_rung1_suite() {
+	run_cmd_suite rung1-vfio-user rung1_check
+	grep -a 'VERDICT' "$BUILD/logs/rung1-vfio-user.log" | tail -n 1 || true
+}
+
 run_all_suites() {
 	_unit=$1; shift
 	mkdir -p "$BUILD/logs"
 	[ -z "$_unit" ] || run_unit_suites
+	[ -z "$_unit" ] || run_make_suite fuzz "$ROOT/tests/fuzz" test
 	for _k in "$@"; do run_vm_suite "$_k"; done
+	[ -z "$_unit" ] || run_lint_suite
+	[ -z "$_unit" ] || [ -n "${VGSP_NO_RUNG1:-}" ] || run_rung1_suite
 	echo "suites:"
 	printf '%s' "$SUITE_LINES"
 	echo "$TOTAL_P passed, $TOTAL_F failed" | tee "$BUILD/logs/summary.txt"
