@@ -252,7 +252,8 @@ int vgsp_dev_bar_read(struct vgsp_dev *dev, unsigned int bar, u64 off,
 			dev->cnt.bar0_bad++;
 			goto bad;
 		}
-		if (bar0_read(dev, (u32)off, buf, len))
+		if (vgsp_gsp_bar0_window(dev, (u32)off, buf, len, false) &&
+		    bar0_read(dev, (u32)off, buf, len))
 			dev->cnt.bar0_unknown_reads++;
 		dev->cnt.bar0_reads++;
 		goto ok;
@@ -293,7 +294,8 @@ int vgsp_dev_bar_write(struct vgsp_dev *dev, unsigned int bar, u64 off,
 			dev->cnt.bar0_bad++;
 			goto out;
 		}
-		if (bar0_write(dev, (u32)off, buf, len))
+		if (vgsp_gsp_bar0_window(dev, (u32)off, (void *)buf, len, true) &&
+		    bar0_write(dev, (u32)off, buf, len))
 			dev->cnt.bar0_unknown_writes++;
 		dev->cnt.bar0_writes++;
 		ret = 0;

@@ -25,8 +25,6 @@
 
 #define NV_PRAMIN_BASE			0x700000
 #define NV_PRAMIN_SIZE			0x100000
-#define PRAMIN_ROWS			8
-#define PRAMIN_ROW_REGS			(NV_PRAMIN_SIZE / 4 / PRAMIN_ROWS)
 #define NV_XAL_EP_BAR0_WINDOW		0x10fd40
 #define BAR0_WINDOW_BASE_MASK		0x3fffff	/* 21:0 */
 #define BAR0_WINDOW_SHIFT		16
@@ -213,48 +211,37 @@ int vgsp_gsp_bar2_set_root(struct vgsp_gsp *gsp, u64 entry)
 	return 0;
 }
 
-static u64 pramin_pa(struct vgsp_dev *dev, const struct vgsp_reg *reg,
-		     unsigned int idx)
+/*
+ * BAR0 0x700000..0x7fffff: the device core hands accesses in this range
+ * here (no register slots: 1 MiB of window would cost 256 Ki of them).
+ */
+int vgsp_gsp_bar0_window(struct vgsp_dev *dev, u32 off, void *buf, u32 len,
+			 bool write)
 {
-	u32 base = vgsp_gsp_reg(dev->gsp, NV_XAL_EP_BAR0_WINDOW) &
-		   BAR0_WINDOW_BASE_MASK;
+	struct vgsp_gsp *gsp = dev->gsp;
+	u64 pa;
+	int ret;
 
-	return ((u64)base << BAR0_WINDOW_SHIFT) +
-	       (reg->offset - NV_PRAMIN_BASE) + 4ULL * idx;
+	if (!gsp || off < NV_PRAMIN_BASE || off - NV_PRAMIN_BASE >= NV_PRAMIN_SIZE)
+		return -ENOENT;
+	if (len > NV_PRAMIN_SIZE - (off - NV_PRAMIN_BASE))
+		return -EINVAL;
+	pa = ((u64)(vgsp_gsp_reg(gsp, NV_XAL_EP_BAR0_WINDOW) &
+		    BAR0_WINDOW_BASE_MASK) << BAR0_WINDOW_SHIFT) +
+	     (off - NV_PRAMIN_BASE);
+	ret = write ? vgsp_fb_write(gsp, pa, buf, len) :
+		      vgsp_fb_read(gsp, pa, buf, len);
+	if (ret) {
+		gsp->st.e.bar2_faults++;
+		if (!write)
+			memset(buf, 0, len);
+	}
+	return 0;
 }
-
-static u32 pramin_read(struct vgsp_dev *dev, const struct vgsp_reg *reg,
-		       unsigned int idx, u32 stored)
-{
-	u8 b[4];
-
-	if (!dev->gsp || vgsp_fb_read(dev->gsp, pramin_pa(dev, reg, idx), b, 4))
-		return 0;
-	return vgsp_get32(b, 0);
-}
-
-static void pramin_write(struct vgsp_dev *dev, const struct vgsp_reg *reg,
-			 unsigned int idx, u32 old, u32 val)
-{
-	u8 b[4];
-
-	if (!dev->gsp)
-		return;
-	vgsp_put32(b, 0, val);
-	if (vgsp_fb_write(dev->gsp, pramin_pa(dev, reg, idx), b, 4))
-		dev->gsp->st.e.bar2_faults++;
-}
-
-#define PRAMIN_ROW(i) {							\
-	.name = "PRAMIN", .offset = NV_PRAMIN_BASE + (i) * PRAMIN_ROW_REGS * 4, \
-	.count = PRAMIN_ROW_REGS, .stride = 4,				\
-	.read = pramin_read, .write = pramin_write }
 
 const struct vgsp_reg vgsp_fbmem_regs[VGSP_FBMEM_NREGS] = {
 	{ .name = "XAL_EP_BAR0_WINDOW", .offset = NV_XAL_EP_BAR0_WINDOW,
 	  .ro_mask = ~BAR0_WINDOW_BASE_MASK },
-	PRAMIN_ROW(0), PRAMIN_ROW(1), PRAMIN_ROW(2), PRAMIN_ROW(3),
-	PRAMIN_ROW(4), PRAMIN_ROW(5), PRAMIN_ROW(6), PRAMIN_ROW(7),
 };
 
 int vgsp_fbmem_create(struct vgsp_gsp *gsp)

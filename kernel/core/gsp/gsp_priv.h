@@ -322,7 +322,7 @@ void vgsp_intr_gsp_raise(struct vgsp_gsp *gsp);
 void vgsp_intr_gsp_retrigger(struct vgsp_gsp *gsp);
 
 /* fbmem.c */
-#define VGSP_FBMEM_NREGS	9
+#define VGSP_FBMEM_NREGS	1
 extern const struct vgsp_reg vgsp_fbmem_regs[VGSP_FBMEM_NREGS];
 int vgsp_fbmem_create(struct vgsp_gsp *gsp);
 void vgsp_fbmem_destroy(struct vgsp_gsp *gsp);
