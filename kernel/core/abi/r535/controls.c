@@ -529,6 +529,9 @@ static const struct r535_ctrl r535_ctrls[] = {
 	 */
 	{ 0x20800a67, "INTERNAL_KMEMSYS_GET_MIG_MEMORY_CONFIG", 0x20, zeroed },
 	{ 0x20800ab4, "INTERNAL_CCU_UNMAP", 0, ack },
+	/* nvidia-smi -q: no reset required, no drain recommended */
+	{ 0x208001ab, "GPU_GET_RESET_STATUS", 1, zeroed },
+	{ 0x208001ae, "GPU_GET_DRAIN_AND_RESET_STATUS", 1, zeroed },
 	/* vGPU manager config (host-side vGPU support): accepted, unused */
 	{ CMD_VGPU_MGR_SET_CONFIG, "VGPU_MGR_INTERNAL_SET_VGPU_MGR_CONFIG", 0,
 	  ack },
