@@ -1,0 +1,120 @@
+#!/bin/sh
+# run-rung1-nested.sh — rung 1 on the PRODUCT path: the stock rung-1 guest
+# (build-guest.sh: Debian 6.1 + NVIDIA 535 open modules + nvidia-smi) boots
+# in QEMU with -device vfio-pci,sysfsdev=<mdev> on a vgsp.ko h100-10g
+# instance. vgsp.ko needs a kernel, so this runs nested: the rig's 6.12 TCG
+# VM loads vgsp.ko, and its case 70-rung1-nested starts the host's QEMU
+# (chroot of the 9p host share) with the guest's kernel and initramfs.
+# TCG inside TCG is ~30x slower than run-rung1.sh: expect tens of minutes.
+#
+# usage: scripts/guest/run-rung1-nested.sh [--timeout S] [--head] [--mem MIB]
+#                                          [--qemu PATH-ON-HOST]
+# --timeout: outer QEMU wall-clock limit (default 2700 s); the inner QEMU
+#            gets that minus 300 s. --head: build kernel/ as in HEAD.
+# --qemu: inner QEMU (default the host's /usr/bin/qemu-system-x86_64).
+# Results: .cache/guest/runs-nested/<UTC stamp>/{console.log,inner.txt,
+#          views.txt,summary.txt}; last line "1 passed, 0 failed" or
+#          "0 passed, 1 failed"; exit 0 only on PASS.
+set -eu
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+. "$ROOT/scripts/lib/common.sh"
+. "$ROOT/scripts/lib/apt.sh"
+. "$ROOT/scripts/lib/kernel.sh"
+. "$ROOT/scripts/lib/module.sh"
+. "$ROOT/scripts/lib/vm.sh"
+TMO=2700 MEM=1536 IQEMU=/usr/bin/qemu-system-x86_64
+while [ $# -gt 0 ]; do
+	case $1 in
+	--timeout) TMO=$2; shift 2 ;;
+	--mem) MEM=$2; shift 2 ;;
+	--qemu) IQEMU=$2; shift 2 ;;
+	--head) VGSP_FROM_HEAD=1; shift ;;
+	*) echo "run-rung1-nested: unknown argument $1" >&2; exit 2 ;;
+	esac
+done
+need qemu-system-x86_64 busybox cpio make gcc modinfo
+t_all=$(now)
+
+t=$(now)
+eval "$("$ROOT/scripts/guest/build-guest.sh" 2>/dev/null | grep -E '^(KERNEL|INITRD)=')"
+[ -f "${KERNEL:-}" ] && [ -f "${INITRD:-}" ] || die "build-guest.sh gave no KERNEL/INITRD"
+# vm_initramfs below sets INITRD (the outer one): keep the guest's apart.
+GKERNEL=$KERNEL GINITRD=$INITRD
+t_guest=$(($(now) - t))
+
+t=$(now)
+kernel_fetch 6.12
+# The guest client must sit where mkinitramfs.sh looks (build/vm/); the
+# module and initramfs go to a private build dir so a parallel
+# stack_manager run cannot swap vgsp.ko under us.
+client_build
+vm_bin_build
+BUILD=$ROOT/build/rung1-nested
+mkdir -p "$BUILD"
+module_build
+vm_initramfs "$MODKO"
+t_build=$(($(now) - t))
+CORE=$(git -C "$ROOT" rev-parse --short=12 HEAD)
+[ "${VGSP_FROM_HEAD:-}" ] || git -C "$ROOT" diff --quiet HEAD -- kernel || CORE="$CORE+worktree"
+
+RUN=$ROOT/.cache/guest/runs-nested/$(date -u +%Y%m%dT%H%M%SZ)
+mkdir -p "$RUN"
+APPEND="console=ttyS0 panic=-1 quiet rig.mode=test rig.host rig.cases=rung1-nested"
+APPEND="$APPEND rig.rung1nested=1 rung1.kernel=$GKERNEL rung1.initrd=$GINITRD"
+APPEND="$APPEND rung1.qemu=$IQEMU rung1.tmo=$((TMO - 300)) rung1.mem=$MEM"
+cat > "$RUN/cmd.txt" <<EOC
+date: $(date -u +%FT%TZ)
+outer: qemu-system-x86_64 ($(qemu-system-x86_64 --version | head -n 1)) kernel $KREL -m 3G, timeout ${TMO}s
+vgsp.ko: $MODKO (core $CORE)
+inner qemu: $IQEMU (chroot of the host share), -m $MEM, vfio-pci,sysfsdev= h100-10g
+guest kernel: $GKERNEL
+guest initrd: $GINITRD
+outer append: $APPEND
+EOC
+log "rung1-nested: outer VM up to ${TMO}s; console in $RUN/console.log"
+t=$(now)
+rc=0
+# The rig's VM (vm_boot) with more RAM: the inner QEMU holds the guest's
+# RAM (1.5 GiB) plus its TCG code cache.
+timeout "$TMO" qemu-system-x86_64 -accel tcg,thread=single -m 3G -smp 2 -no-reboot -display none \
+	-device isa-debug-exit,iobase=0xf4,iosize=0x04 \
+	-virtfs local,path=/,mount_tag=host,security_model=none,readonly=on,multidevs=remap \
+	-kernel "$KIMG" -initrd "$INITRD" -append "$APPEND" \
+	-serial "file:$RUN/console.log" -monitor none </dev/null >"$RUN/qemu.log" 2>&1 || rc=$?
+t_outer=$(($(now) - t))
+
+# Plain text: no CRs, no terminal escapes (SeaBIOS clears the screen).
+tr -d '\r' < "$RUN/console.log" | sed 's/\x1b\[[0-9;?]*[A-Za-z]//g; s/\x1bc//g' > "$RUN/console.txt"
+sed -n 's/^inner| //p' "$RUN/console.txt" > "$RUN/inner.txt"
+sed -n 's/^view| //p' "$RUN/console.txt" > "$RUN/views.txt"
+verdict=$(grep -a 'VERDICT' "$RUN/inner.txt" | tail -n 1 | sed 's/.*VERDICT //')
+[ -n "$verdict" ] || verdict="FAIL: no inner VERDICT line (outer qemu rc=$rc)"
+case_up=$(sed -n 's/^== case 70-rung1-nested (uptime \([0-9.]*\) s)/\1/p' "$RUN/console.txt")
+inner_s=$(sed -n 's/.*inner-seconds \([0-9]*\).*/\1/p' "$RUN/console.txt")
+{
+	echo "rung1-nested run $(basename "$RUN")"
+	cat "$RUN/cmd.txt"
+	echo "times: guest-image ${t_guest}s kernel+module+initramfs ${t_build}s outer-total ${t_outer}s" \
+		"(outer boot to case ${case_up:-?}s, inner qemu ${inner_s:-?}s) all $(($(now) - t_all))s; outer qemu rc=$rc"
+	echo "verdict: $verdict"
+	echo "--- outer rig lines"
+	grep -a -E '^(== |rung1n: |PASS |FAIL |SKIP |[0-9]+ passed)' "$RUN/console.txt" || true
+	echo "--- inner rung1 lines (guest uptime in brackets)"
+	grep -a -E 'rung1:|^GPU [0-9]+:|No devices' "$RUN/inner.txt" | grep -v 'kernel log' || true
+	echo "--- inner NVRM / Xid lines (repeats dropped, first 60)"
+	grep -a -v '^dmesg: ' "$RUN/inner.txt" | grep -a -E 'NVRM|Xid' | sed 's/^\[ *[0-9.]*\] //' |
+		awk '!seen[$0]++' | head -n 60
+	echo "--- vgsp debugfs views of the instance after the inner run (counters non-zero only)"
+	grep -a -v '^counters: ' "$RUN/views.txt" | head -n 200
+	grep -a '^counters: ' "$RUN/views.txt" | awk '$NF != 0'
+	if [ ! -s "$RUN/inner.txt" ]; then
+		echo "--- no inner output: last outer console lines"
+		tail -n 40 "$RUN/console.txt"
+	fi
+} > "$RUN/summary.txt"
+cat "$RUN/summary.txt"
+echo "run-rung1-nested: results in $RUN"
+case $verdict in
+PASS*) echo "1 passed, 0 failed"; exit 0 ;;
+*) echo "0 passed, 1 failed"; exit 1 ;;
+esac
