@@ -41,7 +41,11 @@ if [ -n "$maj" ]; then
 	nvidia-smi -L > /tmp/smi-L.txt 2>&1; rc=$?
 	cat /tmp/smi-L.txt; say "nvidia-smi -L rc=$rc"
 	say "nvidia-smi -q"
-	nvidia-smi -q 2>&1 | head -120; say "nvidia-smi -q done"
+	# Full output kept and its exit status checked: rung 1 needs -q to
+	# complete, not just to start.
+	nvidia-smi -q > /tmp/smi-q.txt 2>&1; qrc=$?
+	cat /tmp/smi-q.txt
+	say "nvidia-smi -q rc=$qrc lines=$(wc -l < /tmp/smi-q.txt)"
 	if [ "$(arg rung1.cuinit)" = 1 ]; then
 		# libcuda needs nvidia-uvm and its nodes (dynamic major).
 		insmod /lib/vgsp/nvidia-uvm.ko; say "insmod nvidia-uvm rc=$?"
@@ -58,10 +62,16 @@ fi
 
 say "kernel log (NVRM / nvidia / drm):"
 dmesg | grep -iE 'NVRM|nvidia|Xid|01:00\.0|drm' | sed 's/^/dmesg: /'
-if grep -q '^GPU 0:' /tmp/smi-L.txt 2>/dev/null; then
-	say "VERDICT PASS: $(grep '^GPU 0:' /tmp/smi-L.txt)"
-else
+# Rung 1: -L names the vGPU with a UUID, -q completes (exit 0, a product
+# name printed), and the driver logged no Xid.
+if ! grep -q '^GPU 0: .*(UUID: GPU-' /tmp/smi-L.txt 2>/dev/null; then
 	say "VERDICT FAIL: nvidia-smi -L listed no GPU"
+elif [ "${qrc:-1}" != 0 ] || ! grep -q 'Product Name' /tmp/smi-q.txt; then
+	say "VERDICT FAIL: nvidia-smi -q did not complete (rc=${qrc:-none})"
+elif dmesg | grep -q 'Xid'; then
+	say "VERDICT FAIL: Xid in the kernel log"
+else
+	say "VERDICT PASS: $(grep '^GPU 0:' /tmp/smi-L.txt)"
 fi
 sync
 poweroff -f
