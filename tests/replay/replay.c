@@ -28,6 +28,7 @@
 #define ELEM_HDR		0x30u
 #define RPC_HDR			0x20u
 #define MSG_MAX			(16u * PAGE)
+#define RPC_MAX			(MSG_MAX - ELEM_HDR)	/* maxRpcSize 0xffd0 */
 
 /* arena pages */
 enum { A_LIBOS, A_RMARGS, A_FMC, A_WPR, A_LOGINIT, A_LOGINTR, A_LOGRM,
@@ -64,6 +65,7 @@ enum { A_LIBOS, A_RMARGS, A_FMC, A_WPR, A_LOGINIT, A_LOGINTR, A_LOGRM,
 #define FN_FREE				10
 #define FN_UNLOADING_GUEST_DRIVER	47
 #define FN_GET_GSP_STATIC_INFO		65
+#define FN_CONTINUATION_RECORD		71
 #define FN_GSP_SET_SYSTEM_INFO		72
 #define FN_SET_REGISTRY			73
 #define FN_GSP_RM_CONTROL		76
@@ -1166,6 +1168,228 @@ int rp_run_bad(struct rp_client *c)
 }
 
 /* ---- microbenchmark ---- */
+
+/* ---- large RPCs (continuation records) ---- */
+
+/* Queue one message whose RPC (header included, @rlen bytes) is given. */
+static int send_part(struct rp_client *c, const uint8_t *rpc, uint32_t rlen)
+{
+	uint32_t total = ELEM_HDR + rlen, elems = (total + PAGE - 1) / PAGE;
+	uint32_t k, gsp_rptr, free_slots;
+	uint64_t end = now(c) + TIMEOUT_MS * 1000000ull;
+
+	if (rlen < RPC_HDR || total > MSG_MAX)
+		return -EINVAL;
+	memset(c->msg, 0, (size_t)elems * PAGE);
+	memcpy(c->msg + ELEM_HDR, rpc, rlen);
+	put32(c->msg, 0x24, c->cmd_seq);
+	put32(c->msg, 0x28, elems);
+	put32(c->msg, 0x20, checksum(c->msg, (total + 7) & ~7u));
+	for (;;) {
+		gsp_rptr = shm32(c, STATQ_OFF + 0x20);
+		free_slots = gsp_rptr >= MSG_COUNT ? 0 :
+			(gsp_rptr + MSG_COUNT - c->cmd_wptr - 1) % MSG_COUNT;
+		if (free_slots >= elems)
+			break;
+		if (now(c) > end)
+			return -ETIMEDOUT;
+		sched_yield();
+	}
+	for (k = 0; k < elems; k++)
+		shm_write(c, CMDQ_OFF + PAGE + ((c->cmd_wptr + k) % MSG_COUNT) *
+			  PAGE, c->msg + k * PAGE, PAGE);
+	fence();
+	c->cmd_wptr = (c->cmd_wptr + elems) % MSG_COUNT;
+	shm_w32(c, CMDQ_OFF + 0x10, c->cmd_wptr);
+	c->cmd_seq++;
+	wr(c, GSP_QUEUE_HEAD0, 0);
+	return 0;
+}
+
+/*
+ * _issueRpcLarge, sending side: the first maxRpcSize bytes as the RPC's
+ * own function with header length = that message, then
+ * CONTINUATION_RECORDs (header length = header + chunk). @records < 0
+ * sends all of them, else at most that many.
+ */
+static int send_large(struct rp_client *c, uint8_t *buf, uint32_t total,
+		      int records)
+{
+	uint8_t *part = malloc(RPC_MAX);
+	uint32_t n = total < RPC_MAX ? total : RPC_MAX, off;
+	int ret;
+
+	if (!part)
+		return -ENOMEM;
+	put32(buf, 0x08, n);
+	ret = send_part(c, buf, n);
+	for (off = n; !ret && off < total && records; records--) {
+		n = total - off;
+		if (n > RPC_MAX - RPC_HDR)
+			n = RPC_MAX - RPC_HDR;
+		memcpy(part, buf, RPC_HDR);
+		put32(part, 0x08, RPC_HDR + n);
+		put32(part, 0x0c, FN_CONTINUATION_RECORD);
+		memcpy(part + RPC_HDR, buf + off, n);
+		ret = send_part(c, part, RPC_HDR + n);
+		off += n;
+	}
+	free(part);
+	return ret;
+}
+
+/*
+ * _issueRpcLarge, receiving side (bidirectional): the reply of @fn (at
+ * most maxRpcSize bytes), then CONTINUATION_RECORDs until @total bytes
+ * are in @buf; the result is that of the last header. Returns the number
+ * of continuation records, or -errno.
+ */
+static int recv_large(struct rp_client *c, uint32_t fn, uint8_t *buf,
+		      uint32_t total, uint32_t *result)
+{
+	uint32_t n, off, got;
+	int irq, ret, records = 0;
+
+	ret = wait_reply(c, fn, &irq);
+	if (ret)
+		return ret;
+	n = c->rep_len < total ? c->rep_len : total;
+	if (n > RPC_MAX)
+		return -EPROTO;
+	memcpy(buf, c->rep + ELEM_HDR, n);
+	for (off = n; off < total; off += n, records++) {
+		ret = recv_msg(c, TIMEOUT_MS, &got);
+		if (ret)
+			return ret;
+		if (got != FN_CONTINUATION_RECORD || c->rep_len > RPC_MAX ||
+		    c->rep_len < RPC_HDR)
+			return -EPROTO;
+		n = c->rep_len - RPC_HDR;
+		if (n > total - off)
+			n = total - off;
+		memcpy(buf + off, c->rep + ELEM_HDR + RPC_HDR, n);
+	}
+	*result = rep_result(c);
+	ret_irq_drain(c);
+	return records;
+}
+
+/* A control of @psize params bytes (pattern-filled) as a large RPC. */
+static uint8_t *large_ctrl_buf(struct rp_client *c, uint32_t cmd,
+			       uint32_t psize, uint32_t *total)
+{
+	uint8_t *buf;
+	uint32_t i;
+
+	*total = RPC_HDR + 0x18 + psize;
+	buf = calloc(1, *total);
+	if (!buf)
+		return NULL;
+	put32(buf, 0x00, 0x03000000);
+	put32(buf, 0x04, 0x43505256);
+	put32(buf, 0x0c, FN_GSP_RM_CONTROL);
+	put32(buf, 0x10, 0xffffffff);
+	put32(buf, 0x14, 0xffffffff);
+	put32(buf, RPC_HDR + 0x00, c->h_client);
+	put32(buf, RPC_HDR + 0x04, c->h_subdevice);
+	put32(buf, RPC_HDR + 0x08, cmd);
+	put32(buf, RPC_HDR + 0x0c, 0xffffffff);
+	put32(buf, RPC_HDR + 0x10, psize);
+	for (i = 0; i < psize; i++)
+		buf[RPC_HDR + 0x18 + i] = (uint8_t)(i * 7 + 3);
+	return buf;
+}
+
+static void large_round_trip(struct rp_client *c, uint32_t cmd,
+			     uint32_t psize, bool bad_signature)
+{
+	uint32_t total, result = 0, i;
+	uint8_t *buf = large_ctrl_buf(c, cmd, psize, &total), *rep;
+	bool echo = true;
+	int ret;
+
+	rep = calloc(1, total);
+	if (!buf || !rep) {
+		bad(c, "large: no memory");
+		goto out;
+	}
+	if (bad_signature)
+		put32(buf, 0x04, 0x12345678);
+	ret = send_large(c, buf, total, -1);
+	if (!ret)
+		ret = recv_large(c, FN_GSP_RM_CONTROL, rep, total, &result);
+	if (ret < 0) {
+		T(c, "large ctrl=0x%08x total=0x%x FAILED %d", cmd, total, ret);
+		c->errors++;
+		goto out;
+	}
+	for (i = 0; i < psize; i++)
+		if (rep[RPC_HDR + 0x18 + i] != (uint8_t)(i * 7 + 3))
+			echo = false;
+	T(c, "large%s ctrl=0x%08x total=0x%x reply=1+%d result=0x%x status=0x%x paramsSize=0x%x echo=%s",
+	  bad_signature ? " bad_signature" : "", cmd, total, ret, result, get32(rep, RPC_HDR + 0x0c),
+	  get32(rep, RPC_HDR + 0x10), echo ? "ok" : "DIFFERS");
+out:
+	free(buf);
+	free(rep);
+}
+
+int rp_run_large(struct rp_client *c)
+{
+	uint32_t total, fn;
+	uint8_t *buf;
+	int ret;
+
+	ret = rp_boot(c);
+	if (ret)
+		return ret;
+	/* nvidia-smi -q's 88 KiB control: one continuation record */
+	large_round_trip(c, 0x2080a637u, 0x157d8, false);
+	/* more than the status queue holds: the reply goes out as drained */
+	large_round_trip(c, 0x2080a637u, 0x60000, false);
+	/* exactly one full message: no continuation record either way */
+	large_round_trip(c, 0x2080a637u, RPC_MAX - RPC_HDR - 0x18, false);
+	/* refused as a whole (bad RPC header): the error still covers it */
+	large_round_trip(c, 0x2080a637u, 0x157d8, true);
+
+	/* a CONTINUATION_RECORD with nothing pending: dropped */
+	buf = large_ctrl_buf(c, 0x2080a637u, 0x157d8, &total);
+	if (!buf)
+		return -ENOMEM;
+	put32(buf, 0x08, RPC_HDR + 0x100);
+	put32(buf, 0x0c, FN_CONTINUATION_RECORD);
+	ret = send_part(c, buf, RPC_HDR + 0x100);
+	T(c, "large orphan record: %s", ret ? "NOT SENT" :
+	  recv_msg(c, 200, &fn) == -ETIMEDOUT ? "no reply" : "REPLY");
+	still_alive(c, "orphan record");
+	free(buf);
+
+	/* the first part of a large request, then a normal RPC */
+	buf = large_ctrl_buf(c, 0x2080a637u, 0x20000, &total);
+	if (!buf)
+		return -ENOMEM;
+	ret = send_large(c, buf, total, 1);	/* 1 of 2 records */
+	T(c, "large partial request: %s", ret ? "NOT SENT" :
+	  recv_msg(c, 200, &fn) == -ETIMEDOUT ? "no reply" : "REPLY");
+	still_alive(c, "partial request");
+	free(buf);
+
+	/* a record longer than what is left: the request is dropped */
+	buf = large_ctrl_buf(c, 0x2080a637u, 0x10000, &total);
+	if (!buf)
+		return -ENOMEM;
+	/* announces 0x10 bytes past the first message; the record has 0x68 */
+	put32(buf, RPC_HDR + 0x10, RPC_MAX + 0x10 - RPC_HDR - 0x18);
+	ret = send_large(c, buf, total, -1);
+	T(c, "large overlong record: %s", ret ? "NOT SENT" :
+	  recv_msg(c, 200, &fn) == -ETIMEDOUT ? "no reply" : "REPLY");
+	still_alive(c, "overlong record");
+	free(buf);
+
+	/* after all that, a large control still round-trips */
+	large_round_trip(c, 0x2080a637u, 0x157d8, false);
+	return c->errors ? -EIO : 0;
+}
 
 int rp_run_bench(struct rp_client *c, struct rp_bench *b)
 {

@@ -63,6 +63,12 @@ int rp_run_init(struct rp_client *c);
 int rp_boot(struct rp_client *c);
 /* Malformed input after rp_boot(); transcript of the device's answers. */
 int rp_run_bad(struct rp_client *c);
+/*
+ * Large RPCs after rp_boot(): controls sent and answered in
+ * CONTINUATION_RECORDs the way 535.261.03's _issueRpcLarge does, plus
+ * broken record sequences; the queue must stay usable throughout.
+ */
+int rp_run_large(struct rp_client *c);
 /* Round trips of a cheap control and of a BAR0 read, after rp_boot(). */
 int rp_run_bench(struct rp_client *c, struct rp_bench *b);
 

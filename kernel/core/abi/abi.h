@@ -45,6 +45,23 @@ struct vgsp_abi {
 	/* Bytes a reply to a command of @len bytes may take at most. */
 	u32 (*max_reply)(u32 len);
 
+	/*
+	 * Large RPCs (more than one queue message). The sender cuts the RPC
+	 * into a first message (the RPC's own function, the header length
+	 * that of this message only) and continuation records (function
+	 * @cont_function, header + the next bytes). @rpc_total says how many
+	 * bytes the whole RPC spans, given its first message of @len bytes
+	 * (@len when it is complete). @rpc_function reads the function of a
+	 * header; @rpc_frame rewrites function and length of one part's
+	 * header. The transport reassembles requests and cuts large replies
+	 * the same way; the ABI only ever sees whole RPCs.
+	 */
+	u32 rpc_hdr_size;
+	u32 cont_function;
+	u32 (*rpc_function)(const u8 *hdr);
+	u32 (*rpc_total)(const u8 *rpc, u32 len);
+	void (*rpc_frame)(u8 *hdr, u32 function, u32 length);
+
 	/* Back to power-on state (object table, negotiated version). */
 	void (*reset)(struct vgsp_gsp *gsp);
 

@@ -196,7 +196,10 @@ int vgsp_gsp_create(struct vgsp_dev *dev)
 	gsp->chip = vgsp_gsp_chip_find(dev->profile->chip);
 	gsp->rx = vgsp_zalloc(VGSP_MSG_MAX);
 	gsp->tx = vgsp_zalloc(VGSP_MSG_MAX);
-	if (!gsp->chip || !gsp->rx || !gsp->tx || vgsp_obj_init(&gsp->objs) ||
+	gsp->big_req = vgsp_zalloc(VGSP_LARGE_MAX);
+	gsp->big_rep = vgsp_zalloc(VGSP_LARGE_MAX);
+	if (!gsp->chip || !gsp->rx || !gsp->tx || !gsp->big_req ||
+	    !gsp->big_rep || vgsp_obj_init(&gsp->objs) ||
 	    vgsp_fbmem_create(gsp))
 		goto err;
 	dev->gsp = gsp;
@@ -211,6 +214,8 @@ err:
 	vgsp_obj_fini(&gsp->objs);
 	vgsp_free(gsp->rx);
 	vgsp_free(gsp->tx);
+	vgsp_free(gsp->big_req);
+	vgsp_free(gsp->big_rep);
 	vgsp_free(gsp);
 	return -ENOMEM;
 }
@@ -237,6 +242,8 @@ void vgsp_gsp_destroy(struct vgsp_dev *dev)
 	vgsp_obj_fini(&gsp->objs);
 	vgsp_free(gsp->rx);
 	vgsp_free(gsp->tx);
+	vgsp_free(gsp->big_req);
+	vgsp_free(gsp->big_rep);
 	vgsp_free(gsp);
 }
 

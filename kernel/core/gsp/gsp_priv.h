@@ -38,6 +38,15 @@
 #define VGSP_ENTRY_OFF		0x1000
 #define VGSP_MSGQ_FLAG_SWAP_RX	0x1
 
+/*
+ * Large RPCs: a first message plus continuation records, reassembled into
+ * (and large replies cut from) a per-instance buffer of this size.
+ */
+#define VGSP_RPC_MAX		(VGSP_MSG_MAX - VGSP_ELEM_HDR)	/* 0xffd0 */
+#define VGSP_LARGE_MAX		0x100000
+/* A large reply the guest does not drain within this long is given up. */
+#define VGSP_LARGE_REPLY_TIMEOUT_NS	10000000000ULL
+
 /* Largest shared region accepted (pages incl. the page table). */
 #define VGSP_SHM_MAX_PAGES	4096
 
@@ -86,7 +95,13 @@
 	X(version_refused)	/* unsupported guest driver */		\
 	X(resets)							\
 	X(stops)		/* GSP reset or re-booted while running */ \
-	X(bar2_faults)		/* BAR2/BAR0-window access not translatable */
+	X(bar2_faults)		/* BAR2/BAR0-window access not translatable */ \
+	X(large_rx)		/* large requests reassembled, dispatched */ \
+	X(large_tx)		/* replies sent as continuation records */ \
+	X(cont_rx)		/* continuation records consumed */	\
+	X(cont_orphan)		/* continuation, no large request: dropped */ \
+	X(large_abandoned)	/* partial request/reply given up */	\
+	X(large_bad)		/* large request too big or malformed */
 
 struct vgsp_gsp_errs {
 #define VGSP_GSP_ERR_FIELD(n) u64 n;
@@ -199,6 +214,10 @@ struct vgsp_msgq {
 	u32 stat_wptr;			/* next status slot we fill */
 	u32 tx_seq;			/* next status seqNum */
 	u32 cpu_wptr, cpu_rptr;		/* as last read from the guest */
+	/* Large RPCs (continuation records), data in gsp->big_req/big_rep */
+	u32 big_total, big_have;	/* request being reassembled; 0: none */
+	u32 rep_len, rep_off;		/* reply being sent; rep_off < rep_len */
+	u64 rep_since_ns;		/* last progress of that reply */
 };
 
 #define VGSP_FSP_EMEM_SIZE	1024	/* channel 0 */
@@ -245,6 +264,7 @@ struct vgsp_gsp {
 	u32 unknown_fn_logged[VGSP_FN_TRACK / 32];
 
 	u8 *rx, *tx;			/* one message each */
+	u8 *big_req, *big_rep;		/* VGSP_LARGE_MAX each: large RPCs */
 
 	/* fbmem.c: FB store, BAR2 translation after UPDATE_BAR_PDE */
 	struct vgsp_aperture *fb;

@@ -231,6 +231,147 @@ static void dispatch(struct vgsp_gsp *gsp, u32 elems, u64 doorbell_ns)
 	vgsp_stats_rpc(gsp, &out, lat, len != 0);
 }
 
+/*
+ * Large RPCs (continuation records). CPU-RM's _issueRpcLarge sends the
+ * first VGSP_RPC_MAX bytes of the RPC as a message of the RPC's own
+ * function (header length = that message's bytes), then the rest in
+ * CONTINUATION_RECORD messages: a header (length = header + chunk) and
+ * the next chunk of VGSP_RPC_MAX - header bytes, the last one shorter.
+ * A bidirectional caller then receives the reply the same way: the first
+ * message of the RPC's function, then CONTINUATION_RECORDs until the
+ * bytes cover its buffer; the result is read from the last header.
+ */
+static void large_drop(struct vgsp_msgq *q)
+{
+	q->big_total = 0;
+	q->big_have = 0;
+}
+
+/* Post what fits of the reply in big_rep; true while some remains. */
+static bool send_pending(struct vgsp_gsp *gsp)
+{
+	const struct vgsp_abi *abi = gsp->abi;
+	struct vgsp_msgq *q = &gsp->q;
+	u32 hs = abi->rpc_hdr_size;
+	struct cmdq_view v;
+
+	while (q->rep_off < q->rep_len) {
+		u8 *m = gsp->tx + VGSP_ELEM_HDR;
+		u32 n, len, fn, cpu_rptr;
+
+		if (!q->rep_off) {
+			n = q->rep_len < VGSP_RPC_MAX ? q->rep_len : VGSP_RPC_MAX;
+			memcpy(m, gsp->big_rep, n);
+			len = n;
+			fn = abi->rpc_function(gsp->big_rep);
+		} else {
+			n = q->rep_len - q->rep_off;
+			if (n > VGSP_RPC_MAX - hs)
+				n = VGSP_RPC_MAX - hs;
+			memcpy(m, gsp->big_rep, hs);	/* same result */
+			memcpy(m + hs, gsp->big_rep + q->rep_off, n);
+			len = hs + n;
+			fn = abi->cont_function;
+		}
+		abi->rpc_frame(m, fn, len);
+		cpu_rptr = read_cmdq(gsp, &v) ? q->cpu_rptr : v.cpu_rptr;
+		if (stat_free(q, cpu_rptr) <
+		    DIV_ROUND_UP_U32(VGSP_ELEM_HDR + len, VGSP_MSG_SLOT)) {
+			/* The guest drains while it polls: try again. */
+			if (vgsp_now_ns() - q->rep_since_ns <
+			    VGSP_LARGE_REPLY_TIMEOUT_NS)
+				return true;
+			gsp->st.e.large_abandoned++;
+			break;
+		}
+		if (vgsp_msgq_send(gsp, gsp->tx, len))
+			break;		/* guest memory failed: counted */
+		q->rep_off += n;
+		q->rep_since_ns = vgsp_now_ns();
+	}
+	q->rep_len = 0;
+	q->rep_off = 0;
+	return false;
+}
+
+/* Whole request in big_req: handle it, start sending the reply. */
+static void dispatch_large(struct vgsp_gsp *gsp, u64 doorbell_ns)
+{
+	struct vgsp_msgq *q = &gsp->q;
+	struct vgsp_rpc_outcome out;
+	u64 lat = 0;
+	u32 len;
+
+	memset(&out, 0, sizeof(out));
+	len = gsp->abi->handle(gsp, gsp->big_req, q->big_total, gsp->big_rep,
+			       VGSP_LARGE_MAX, &out);
+	large_drop(q);
+	gsp->st.e.large_rx++;
+	if (len > VGSP_LARGE_MAX)
+		len = 0;
+	if (len) {
+		if (len > VGSP_RPC_MAX)
+			gsp->st.e.large_tx++;
+		q->rep_len = len;
+		q->rep_off = 0;
+		q->rep_since_ns = vgsp_now_ns();
+		send_pending(gsp);
+		if (doorbell_ns)
+			lat = vgsp_now_ns() - doorbell_ns;
+	}
+	vgsp_stats_rpc(gsp, &out, lat, len != 0);
+}
+
+/*
+ * The first message of a large request in gsp->rx: keep it. Returns
+ * false when the request cannot be reassembled (it is then dispatched as
+ * received and the ABI refuses it).
+ */
+static bool large_start(struct vgsp_gsp *gsp, u32 rpc_len, u32 total)
+{
+	struct vgsp_msgq *q = &gsp->q;
+
+	if (rpc_len != VGSP_RPC_MAX || total > VGSP_LARGE_MAX) {
+		gsp->st.e.large_bad++;
+		return false;
+	}
+	memcpy(gsp->big_req, gsp->rx + VGSP_ELEM_HDR, rpc_len);
+	q->big_total = total;
+	q->big_have = rpc_len;
+	return true;
+}
+
+/*
+ * A CONTINUATION_RECORD of @rpc_len bytes in gsp->rx: append its chunk.
+ * Every chunk but the last is full; none may run past the total.
+ * Returns true when the request is complete.
+ */
+static bool large_append(struct vgsp_gsp *gsp, u32 rpc_len)
+{
+	struct vgsp_msgq *q = &gsp->q;
+	u32 hs = gsp->abi->rpc_hdr_size, n, left;
+
+	if (!q->big_total) {
+		gsp->st.e.cont_orphan++;
+		gsp->st.e.msgs_dropped++;
+		return false;
+	}
+	left = q->big_total - q->big_have;
+	n = rpc_len - hs;
+	if (rpc_len <= hs || n > left ||
+	    (n < left && n != VGSP_RPC_MAX - hs)) {
+		gsp->st.e.large_bad++;
+		gsp->st.e.msgs_dropped++;
+		large_drop(q);
+		return false;
+	}
+	memcpy(gsp->big_req + q->big_have, gsp->rx + VGSP_ELEM_HDR + hs, n);
+	q->big_have += n;
+	gsp->st.e.cont_rx++;
+	gsp->st.e.msgs_rx++;
+	return q->big_have == q->big_total;
+}
+
 bool vgsp_msgq_process(struct vgsp_gsp *gsp, u64 doorbell_ns)
 {
 	struct vgsp_msgq *q = &gsp->q;
@@ -238,8 +379,11 @@ bool vgsp_msgq_process(struct vgsp_gsp *gsp, u64 doorbell_ns)
 	u32 budget;
 
 	for (budget = 0; budget < BATCH; budget++) {
-		u32 avail, elems, rpc_len, need, next;
+		u32 avail, elems, rpc_len, need, next, fn, total;
 
+		/* A large reply goes out whole before the next command. */
+		if (q->rep_len && send_pending(gsp))
+			return true;
 		if (read_cmdq(gsp, &v))
 			return false;
 		if (q->cmd_rptr >= v.count) {
@@ -279,9 +423,36 @@ bool vgsp_msgq_process(struct vgsp_gsp *gsp, u64 doorbell_ns)
 			consume(gsp, next);
 			continue;
 		}
-		if (vgsp_get32(gsp->rx, VGSP_ELEM_SEQ) != q->rx_seq)
+		if (vgsp_get32(gsp->rx, VGSP_ELEM_SEQ) != q->rx_seq) {
 			gsp->st.e.seq_bad++;
+			/* A record went missing: the request is incomplete. */
+			if (q->big_total) {
+				gsp->st.e.large_abandoned++;
+				large_drop(q);
+			}
+		}
 		q->rx_seq = vgsp_get32(gsp->rx, VGSP_ELEM_SEQ) + 1;
+
+		fn = gsp->abi->rpc_function(gsp->rx + VGSP_ELEM_HDR);
+		if (fn == gsp->abi->cont_function) {
+			if (large_append(gsp, rpc_len))
+				dispatch_large(gsp, doorbell_ns);
+			if (consume(gsp, next))
+				return false;
+			continue;
+		}
+		if (q->big_total) {
+			/* Another RPC before the last record: give up. */
+			gsp->st.e.large_abandoned++;
+			large_drop(q);
+		}
+		total = gsp->abi->rpc_total(gsp->rx + VGSP_ELEM_HDR, rpc_len);
+		if (total > rpc_len && large_start(gsp, rpc_len, total)) {
+			gsp->st.e.msgs_rx++;
+			if (consume(gsp, next))
+				return false;
+			continue;
+		}
 
 		/* Leave the command queued until its reply fits. */
 		need = DIV_ROUND_UP_U32(VGSP_ELEM_HDR +

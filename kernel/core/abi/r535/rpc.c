@@ -280,8 +280,8 @@ static u32 unknown_function(struct r535_call *c)
 	return fail(c, NV_ERR_NOT_SUPPORTED);
 }
 
-static u32 r535_handle(struct vgsp_gsp *gsp, const u8 *req, u32 len,
-		       u8 *rep, u32 cap, struct vgsp_rpc_outcome *out)
+static u32 r535_dispatch(struct vgsp_gsp *gsp, const u8 *req, u32 len,
+			 u8 *rep, u32 cap, struct vgsp_rpc_outcome *out)
 {
 	struct r535_call c = {
 		.gsp = gsp, .req = req, .rep = rep, .cap = cap, .out = out,
@@ -300,8 +300,9 @@ static u32 r535_handle(struct vgsp_gsp *gsp, const u8 *req, u32 len,
 	switch (out->function) {
 	case R535_FN_GSP_SET_SYSTEM_INFO:
 	case R535_FN_SET_REGISTRY:
-	case R535_FN_CONTINUATION_RECORD:
 		return 0;		/* fire-and-forget: never answered */
+	case R535_FN_CONTINUATION_RECORD:
+		return 0;		/* the transport reassembles these */
 	case R535_FN_SET_GUEST_SYSTEM_INFO:
 		return set_guest_system_info(&c);
 	}
@@ -326,6 +327,26 @@ static u32 r535_handle(struct vgsp_gsp *gsp, const u8 *req, u32 len,
 	}
 }
 
+/*
+ * A control that arrived in continuation records is answered with as many
+ * bytes as were sent: CPU-RM's _issueRpcLarge (bidirectional) keeps
+ * polling for CONTINUATION_RECORDs until the reply covers its whole
+ * buffer, whatever the result. A shorter reply (an error header) is
+ * padded with the request's own bytes, as an echo.
+ */
+static u32 r535_handle(struct vgsp_gsp *gsp, const u8 *req, u32 len,
+		       u8 *rep, u32 cap, struct vgsp_rpc_outcome *out)
+{
+	u32 n = r535_dispatch(gsp, req, len, rep, cap, out);
+
+	if (n && len > R535_RPC_MAX_LENGTH && len <= cap && n < len &&
+	    out->function == R535_FN_GSP_RM_CONTROL) {
+		memcpy(rep + n, req + n, len - n);
+		n = len;
+	}
+	return n;
+}
+
 static u32 r535_init_done(struct vgsp_gsp *gsp, u8 *rep, u32 cap)
 {
 	memset(rep + R535_RPC_HDR_SIZE, 0, 4);	/* rpc_init_done: not_used */
@@ -336,6 +357,36 @@ static u32 r535_init_done(struct vgsp_gsp *gsp, u8 *rep, u32 cap)
 static u32 r535_rpc_length(const u8 *hdr)
 {
 	return vgsp_get32(hdr, R535_RPC_LENGTH);
+}
+
+static u32 r535_rpc_function(const u8 *hdr)
+{
+	return vgsp_get32(hdr, R535_RPC_FUNCTION);
+}
+
+/*
+ * Only GSP_RM_CONTROL is sent in pieces and answered in pieces by
+ * 535.261.03 (rpcRmApiControl_GSP: header + rpc_gsp_rm_control_v03_00 +
+ * paramsSize bytes). Anything else is taken as complete.
+ */
+static u32 r535_rpc_total(const u8 *rpc, u32 len)
+{
+	u64 total;
+
+	if (len < R535_RPC_HDR_SIZE + R535_CTRL_PARAMS ||
+	    r535_rpc_function(rpc) != R535_FN_GSP_RM_CONTROL)
+		return len;
+	total = (u64)R535_RPC_HDR_SIZE + R535_CTRL_PARAMS +
+		vgsp_get32(rpc + R535_RPC_HDR_SIZE, R535_CTRL_PARAMS_SIZE);
+	if (total <= len)
+		return len;
+	return total > 0xffffffffULL ? 0xffffffffU : (u32)total;
+}
+
+static void r535_rpc_frame(u8 *hdr, u32 function, u32 length)
+{
+	vgsp_put32(hdr, R535_RPC_FUNCTION, function);
+	vgsp_put32(hdr, R535_RPC_LENGTH, length);
 }
 
 static u32 r535_max_reply(u32 len)
@@ -365,6 +416,11 @@ const struct vgsp_abi vgsp_abi_r535 = {
 	.init_done = r535_init_done,
 	.rpc_length = r535_rpc_length,
 	.max_reply = r535_max_reply,
+	.rpc_hdr_size = R535_RPC_HDR_SIZE,
+	.cont_function = R535_FN_CONTINUATION_RECORD,
+	.rpc_function = r535_rpc_function,
+	.rpc_total = r535_rpc_total,
+	.rpc_frame = r535_rpc_frame,
 	.reset = r535_reset,
 	.fn_name = r535_fn_name,
 	.ctrl_name = r535_ctrl_name,
