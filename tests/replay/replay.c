@@ -1326,9 +1326,9 @@ static void large_round_trip(struct rp_client *c, uint32_t cmd,
 	for (i = 0; i < psize; i++)
 		if (rep[RPC_HDR + 0x18 + i] != (uint8_t)(i * 7 + 3))
 			echo = false;
-	T(c, "large%s ctrl=0x%08x total=0x%x reply=1+%d result=0x%x status=0x%x paramsSize=0x%x echo=%s",
+	T(c, "large%s ctrl=0x%08x total=0x%x reply=1+%d result=0x%x status=0x%x paramsSize=0x%x params=%s",
 	  bad_signature ? " bad_signature" : "", cmd, total, ret, result, get32(rep, RPC_HDR + 0x0c),
-	  get32(rep, RPC_HDR + 0x10), echo ? "ok" : "DIFFERS");
+	  get32(rep, RPC_HDR + 0x10), echo ? "echoed" : "not-echoed");
 out:
 	free(buf);
 	free(rep);
@@ -1351,6 +1351,8 @@ int rp_run_large(struct rp_client *c)
 	large_round_trip(c, 0x2080a637u, RPC_MAX - RPC_HDR - 0x18, false);
 	/* refused as a whole (bad RPC header): the error still covers it */
 	large_round_trip(c, 0x2080a637u, 0x157d8, true);
+	/* over 1 MiB: not kept, refused, answered at full length (zeros) */
+	large_round_trip(c, 0x2080a637u, 0x180000, false);
 
 	/* a CONTINUATION_RECORD with nothing pending: dropped */
 	buf = large_ctrl_buf(c, 0x2080a637u, 0x157d8, &total);

@@ -317,16 +317,17 @@ static void test_large_rpcs(void **state)
 	assert_int_equal(rp_run_large(c), 0);
 	check_golden(c, "large.txt");
 	e = errs(ip);
-	/* 4 round trips in pieces (the full-size one is a plain RPC) */
-	assert_int_equal(e.large_rx, 4);
-	assert_int_equal(e.large_tx, 4);
-	/* 1 + 6 + 1 + 1 records, the partial's 1; not the overlong one */
-	assert_int_equal(e.cont_rx, 1 + 6 + 1 + 1 + 1);
+	/* 5 round trips in pieces (the full-size one is a plain RPC) */
+	assert_int_equal(e.large_rx, 5);
+	assert_int_equal(e.large_tx, 5);
+	/* 1 + 6 + 1 + 24 + 1 records, the partial's 1; not the overlong one */
+	assert_int_equal(e.cont_rx, 1 + 6 + 1 + 24 + 1 + 1);
 	/* the bad-signature one, answered NV_ERR_INVALID_ARGUMENT in full */
 	assert_int_equal(e.rpc_hdr_bad, 1);
 	assert_int_equal(e.cont_orphan, 1);
 	assert_int_equal(e.large_abandoned, 1);
-	assert_int_equal(e.large_bad, 1);
+	/* the 1.5 MiB one (not kept, answered) and the overlong record */
+	assert_int_equal(e.large_bad, 2);
 	assert_int_equal(e.msgs_dropped, 2);
 	assert_int_equal(e.checksum_bad + e.elem_count_bad + e.length_bad +
 			 e.seq_bad + e.shm_errors, 0);

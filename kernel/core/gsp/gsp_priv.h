@@ -44,6 +44,12 @@
  */
 #define VGSP_RPC_MAX		(VGSP_MSG_MAX - VGSP_ELEM_HDR)	/* 0xffd0 */
 #define VGSP_LARGE_MAX		0x100000
+/*
+ * A longer request is not kept: its records are checked and dropped, and
+ * it is answered with the ABI's answer to its first message, zero-padded
+ * to the request's length (so the sender's receive loop completes).
+ */
+#define VGSP_LARGE_SKIP_MAX	0x4000000
 /* A large reply the guest does not drain within this long is given up. */
 #define VGSP_LARGE_REPLY_TIMEOUT_NS	10000000000ULL
 
@@ -216,7 +222,9 @@ struct vgsp_msgq {
 	u32 cpu_wptr, cpu_rptr;		/* as last read from the guest */
 	/* Large RPCs (continuation records), data in gsp->big_req/big_rep */
 	u32 big_total, big_have;	/* request being reassembled; 0: none */
+	bool big_skip;			/* too long to keep: first message only */
 	u32 rep_len, rep_off;		/* reply being sent; rep_off < rep_len */
+	u32 rep_have;			/* bytes of it in big_rep; zeros after */
 	u64 rep_since_ns;		/* last progress of that reply */
 };
 

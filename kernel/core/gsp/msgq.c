@@ -245,6 +245,18 @@ static void large_drop(struct vgsp_msgq *q)
 {
 	q->big_total = 0;
 	q->big_have = 0;
+	q->big_skip = false;
+}
+
+/* Bytes [@off, @off + @n) of the reply: from big_rep, zeros past it. */
+static void rep_copy(struct vgsp_gsp *gsp, u8 *dst, u32 off, u32 n)
+{
+	u32 have = gsp->q.rep_have, k = 0;
+
+	if (off < have)
+		k = have - off < n ? have - off : n;
+	memcpy(dst, gsp->big_rep + off, k);
+	memset(dst + k, 0, n - k);
 }
 
 /* Post what fits of the reply in big_rep; true while some remains. */
@@ -261,7 +273,7 @@ static bool send_pending(struct vgsp_gsp *gsp)
 
 		if (!q->rep_off) {
 			n = q->rep_len < VGSP_RPC_MAX ? q->rep_len : VGSP_RPC_MAX;
-			memcpy(m, gsp->big_rep, n);
+			rep_copy(gsp, m, 0, n);
 			len = n;
 			fn = abi->rpc_function(gsp->big_rep);
 		} else {
@@ -269,7 +281,7 @@ static bool send_pending(struct vgsp_gsp *gsp)
 			if (n > VGSP_RPC_MAX - hs)
 				n = VGSP_RPC_MAX - hs;
 			memcpy(m, gsp->big_rep, hs);	/* same result */
-			memcpy(m + hs, gsp->big_rep + q->rep_off, n);
+			rep_copy(gsp, m + hs, q->rep_off, n);
 			len = hs + n;
 			fn = abi->cont_function;
 		}
@@ -291,6 +303,7 @@ static bool send_pending(struct vgsp_gsp *gsp)
 	}
 	q->rep_len = 0;
 	q->rep_off = 0;
+	q->rep_have = 0;
 	return false;
 }
 
@@ -302,13 +315,20 @@ static void dispatch_large(struct vgsp_gsp *gsp, u64 doorbell_ns)
 	u64 lat = 0;
 	u32 len;
 
+	u32 total = q->big_total;
+	bool skip = q->big_skip;
+
 	memset(&out, 0, sizeof(out));
-	len = gsp->abi->handle(gsp, gsp->big_req, q->big_total, gsp->big_rep,
+	len = gsp->abi->handle(gsp, gsp->big_req,
+			       skip ? VGSP_RPC_MAX : total, gsp->big_rep,
 			       VGSP_LARGE_MAX, &out);
 	large_drop(q);
 	gsp->st.e.large_rx++;
 	if (len > VGSP_LARGE_MAX)
 		len = 0;
+	q->rep_have = len;
+	if (len && skip && len < total)
+		len = total;	/* zero-padded: covers the request */
 	if (len) {
 		if (len > VGSP_RPC_MAX)
 			gsp->st.e.large_tx++;
@@ -323,21 +343,25 @@ static void dispatch_large(struct vgsp_gsp *gsp, u64 doorbell_ns)
 }
 
 /*
- * The first message of a large request in gsp->rx: keep it. Returns
- * false when the request cannot be reassembled (it is then dispatched as
- * received and the ABI refuses it).
+ * The first message of a large request in gsp->rx: keep it (only it when
+ * the whole is over VGSP_LARGE_MAX). Returns false when the request cannot
+ * be reassembled (it is then dispatched as received and the ABI refuses
+ * it).
  */
 static bool large_start(struct vgsp_gsp *gsp, u32 rpc_len, u32 total)
 {
 	struct vgsp_msgq *q = &gsp->q;
 
-	if (rpc_len != VGSP_RPC_MAX || total > VGSP_LARGE_MAX) {
+	if (rpc_len != VGSP_RPC_MAX || total > VGSP_LARGE_SKIP_MAX) {
 		gsp->st.e.large_bad++;
 		return false;
 	}
 	memcpy(gsp->big_req, gsp->rx + VGSP_ELEM_HDR, rpc_len);
 	q->big_total = total;
 	q->big_have = rpc_len;
+	q->big_skip = total > VGSP_LARGE_MAX;
+	if (q->big_skip)
+		gsp->st.e.large_bad++;
 	return true;
 }
 
@@ -365,7 +389,9 @@ static bool large_append(struct vgsp_gsp *gsp, u32 rpc_len)
 		large_drop(q);
 		return false;
 	}
-	memcpy(gsp->big_req + q->big_have, gsp->rx + VGSP_ELEM_HDR + hs, n);
+	if (!q->big_skip)
+		memcpy(gsp->big_req + q->big_have,
+		       gsp->rx + VGSP_ELEM_HDR + hs, n);
 	q->big_have += n;
 	gsp->st.e.cont_rx++;
 	gsp->st.e.msgs_rx++;
