@@ -85,10 +85,26 @@ t_outer=$(($(now) - t))
 
 # Plain text: no CRs, no terminal escapes (SeaBIOS clears the screen).
 tr -d '\r' < "$RUN/console.log" | sed 's/\x1b\[[0-9;?]*[A-Za-z]//g; s/\x1bc//g' > "$RUN/console.txt"
-sed -n 's/^inner| //p' "$RUN/console.txt" > "$RUN/inner.txt"
+# Inner lines are "inner| <outer uptime>| text" (older case: "inner| text").
+sed -n 's/^inner| \([0-9.]*| \)\{0,1\}//p' "$RUN/console.txt" > "$RUN/inner.txt"
 sed -n 's/^view| //p' "$RUN/console.txt" > "$RUN/views.txt"
 verdict=$(grep -a 'VERDICT' "$RUN/inner.txt" | tail -n 1 | sed 's/.*VERDICT //')
 [ -n "$verdict" ] || verdict="FAIL: no inner VERDICT line (outer qemu rc=$rc)"
+# Wall-clock phases of the inner run, on the outer VM's clock (which keeps
+# wall time; the inner guest's own clock lags under nested TCG).
+s0=$(sed -n 's/^rung1n: phase inner-start uptime \([0-9.]*\).*/\1/p' "$RUN/console.txt")
+phases=$(awk -v s0="${s0:-0}" '
+	function mark(n) { if (t > 0 && !(n in seen)) { seen[n] = 1
+		printf "  %-36s +%7.1f s  (phase %6.1f s)\n", n, t - s0, t - prev; prev = t } }
+	BEGIN { prev = s0 + 0 }
+	/^inner\| [0-9.]+\| / { t = $2 + 0; mark("first inner output (vfio-pci realized)") }
+	/^inner\| .*Linux version/ { mark("inner kernel starts") }
+	/^inner\| .*rung1: .*guest up/ { mark("guest /init up") }
+	/^inner\| .*insmod nvidia rc=/ { mark("nvidia.ko loaded") }
+	/^inner\| .*nvidia-smi -L rc=/ { mark("nvidia-smi -L done") }
+	/^inner\| .*nvidia-smi -q (done|rc=)/ { mark("nvidia-smi -q done") }
+	/^inner\| .*VERDICT/ { mark("VERDICT printed") }
+	/^rung1n: phase inner-end/ { t = $5 + 0; mark("inner QEMU exited") }' "$RUN/console.txt")
 case_up=$(sed -n 's/^== case 70-rung1-nested (uptime \([0-9.]*\) s)/\1/p' "$RUN/console.txt")
 inner_s=$(sed -n 's/.*inner-seconds \([0-9]*\).*/\1/p' "$RUN/console.txt")
 {
@@ -97,6 +113,8 @@ inner_s=$(sed -n 's/.*inner-seconds \([0-9]*\).*/\1/p' "$RUN/console.txt")
 	echo "times: guest-image ${t_guest}s kernel+module+initramfs ${t_build}s outer-total ${t_outer}s" \
 		"(outer boot to case ${case_up:-?}s, inner qemu ${inner_s:-?}s) all $(($(now) - t_all))s; outer qemu rc=$rc"
 	echo "verdict: $verdict"
+	echo "--- inner phases (wall clock, from inner QEMU start)"
+	echo "${phases:-  (no outer timestamps on the inner lines)}"
 	echo "--- outer rig lines"
 	grep -a -E '^(== |rung1n: |PASS |FAIL |SKIP |[0-9]+ passed)' "$RUN/console.txt" || true
 	echo "--- inner rung1 lines (guest uptime in brackets)"

@@ -23,6 +23,12 @@ fi
 u=$(mk h100-10g) || { fail rung1.nested "create h100-10g failed"; exit 0; }
 echo "rung1n: instance $u"
 up() { cut -d' ' -f1 /proc/uptime; }
+# "inner| <outer uptime>| line": the outer clock keeps wall time (the inner
+# guest's own clock lags under nested TCG), so phases can be timed.
+stamp() {
+	awk '{ getline u < "/proc/uptime"; close("/proc/uptime"); split(u, a, " ")
+		print "inner| " a[1] "| " $0; fflush() }'
+}
 echo "rung1n: phase inner-start uptime $(up)"
 t0=$(date +%s)
 # Same machine as run-rung1.sh (q35, root port, -cpu max, the guest's own
@@ -34,7 +40,7 @@ t0=$(date +%s)
 	-device pcie-root-port,id=rp0 -device "vfio-pci,sysfsdev=$DEVS/$u,bus=rp0" \
 	-kernel "$kimg" -initrd "$initrd" \
 	-append "console=ttyS0 panic=-1 oops=panic loglevel=7 rung1.cuinit=0" \
-	</dev/null 2>&1; echo "rc $?" > /tmp/inner.rc; } | tr -d '\r' | tee /tmp/inner.out | sed 's/^/inner| /'
+	</dev/null 2>&1; echo "rc $?" > /tmp/inner.rc; } | tr -d '\r' | tee /tmp/inner.out | stamp
 rc=$(cut -d' ' -f2 /tmp/inner.rc)
 echo "rung1n: phase inner-end uptime $(up) inner-seconds $(($(date +%s) - t0)) qemu-rc $rc"
 # The emulated GSP's own view of the run, before the instance goes away.
