@@ -185,6 +185,8 @@ bool vgsp_regmodel_write(struct vgsp_dev *dev, struct vgsp_regmodel *rm,
 	rm->values[i] = new;
 	if (r->write)
 		r->write(dev, r, rm->slots[i].idx, old, new);
+	if (r->strobe)
+		rm->values[i] = r->reset;
 	return true;
 }
 

@@ -39,6 +39,12 @@ struct vgsp_reg {
 	u32 w1c_mask;		/* bits a guest write of 1 clears */
 	vgsp_reg_read_fn read;
 	vgsp_reg_write_fn write;
+	/*
+	 * A command register (set/clear/trigger): a write is an action, not
+	 * state. The stored value returns to @reset after the write handler,
+	 * so a later narrow write never re-applies stale bytes of an old one.
+	 */
+	bool strobe;
 };
 
 struct vgsp_reg_table {

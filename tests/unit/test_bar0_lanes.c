@@ -87,6 +87,37 @@ static void test_intr_leaf_byte_ack(void **state)
 	assert_int_equal(vgsp_reg_peek(&f->dev->regs, off), 0x00000100);
 }
 
+/* A command (strobe) register acts only on what the guest wrote. */
+static u32 strobe_seen;
+
+static void strobe_write(struct vgsp_dev *dev, const struct vgsp_reg *reg,
+			 unsigned int idx, u32 old, u32 val)
+{
+	strobe_seen = val;
+}
+
+static const struct vgsp_reg strobe_reg[] = {
+	{ .name = "TEST_STROBE", .offset = 0x1000, .write = strobe_write,
+	  .strobe = true },
+};
+
+static void test_strobe_narrow_write_sees_only_its_lanes(void **state)
+{
+	struct fix *f = *state;
+	const struct vgsp_reg_table t[] = { VGSP_REG_TABLE(strobe_reg) };
+	u32 full = 0x0000ff00;
+	u8 one = 0x01;
+
+	vgsp_regmodel_fini(&f->dev->regs);
+	assert_int_equal(vgsp_regmodel_init(&f->dev->regs, t, 1), 0);
+	assert_int_equal(vgsp_dev_bar_write(f->dev, VGSP_BAR0, 0x1000, &full, 4), 0);
+	assert_int_equal(strobe_seen, 0x0000ff00);
+	/* The stored value is back to reset, not the last command. */
+	assert_int_equal(vgsp_reg_peek(&f->dev->regs, 0x1000), 0);
+	assert_int_equal(vgsp_dev_bar_write(f->dev, VGSP_BAR0, 0x1000, &one, 1), 0);
+	assert_int_equal(strobe_seen, 0x00000001);
+}
+
 static void test_unknown_qword_counts_once(void **state)
 {
 	struct fix *f = *state;
@@ -111,6 +142,7 @@ int main(void)
 		T(test_intr_leaf_byte_ack),
 		
 		T(test_unknown_qword_counts_once),
+		T(test_strobe_narrow_write_sees_only_its_lanes),
 	};
 #undef T
 	return cmocka_run_group_tests_name("bar0_lanes", tests, NULL, NULL);

@@ -28,44 +28,40 @@ static u32 zero_read(struct vgsp_dev *dev, const struct vgsp_reg *reg,
 	return 0;
 }
 
+/* IRQSSET/IRQSCLR/IRQMSET/IRQMCLR: set or clear bits of a state register. */
+static void set_clear_bits(struct vgsp_dev *dev, u32 target, u32 bits, bool set)
+{
+	struct vgsp_gsp *gsp = gsp_of(dev);
+	u32 v;
+
+	if (!gsp)
+		return;
+	v = vgsp_gsp_reg(gsp, target);
+	vgsp_gsp_reg_set(gsp, target, set ? v | bits : v & ~bits);
+}
+
 static void irqsset_write(struct vgsp_dev *dev, const struct vgsp_reg *reg,
 			  unsigned int idx, u32 old, u32 val)
 {
-	struct vgsp_gsp *gsp = gsp_of(dev);
-
-	if (gsp)
-		vgsp_gsp_reg_set(gsp, R(VGSP_FLCN_IRQSTAT),
-				 vgsp_gsp_reg(gsp, R(VGSP_FLCN_IRQSTAT)) | val);
+	set_clear_bits(dev, R(VGSP_FLCN_IRQSTAT), val, true);
 }
 
 static void irqsclr_write(struct vgsp_dev *dev, const struct vgsp_reg *reg,
 			  unsigned int idx, u32 old, u32 val)
 {
-	struct vgsp_gsp *gsp = gsp_of(dev);
-
-	if (gsp)
-		vgsp_gsp_reg_set(gsp, R(VGSP_FLCN_IRQSTAT),
-				 vgsp_gsp_reg(gsp, R(VGSP_FLCN_IRQSTAT)) & ~val);
+	set_clear_bits(dev, R(VGSP_FLCN_IRQSTAT), val, false);
 }
 
 static void irqmset_write(struct vgsp_dev *dev, const struct vgsp_reg *reg,
 			  unsigned int idx, u32 old, u32 val)
 {
-	struct vgsp_gsp *gsp = gsp_of(dev);
-
-	if (gsp)
-		vgsp_gsp_reg_set(gsp, R(VGSP_FLCN_IRQMASK),
-				 vgsp_gsp_reg(gsp, R(VGSP_FLCN_IRQMASK)) | val);
+	set_clear_bits(dev, R(VGSP_FLCN_IRQMASK), val, true);
 }
 
 static void irqmclr_write(struct vgsp_dev *dev, const struct vgsp_reg *reg,
 			  unsigned int idx, u32 old, u32 val)
 {
-	struct vgsp_gsp *gsp = gsp_of(dev);
-
-	if (gsp)
-		vgsp_gsp_reg_set(gsp, R(VGSP_FLCN_IRQMASK),
-				 vgsp_gsp_reg(gsp, R(VGSP_FLCN_IRQMASK)) & ~val);
+	set_clear_bits(dev, R(VGSP_FLCN_IRQMASK), val, false);
 }
 
 /* RESET_STATUS (10:8) reads "deasserted" whenever bit 0 is clear. */
@@ -103,15 +99,15 @@ static void queue_head_write(struct vgsp_dev *dev, const struct vgsp_reg *reg,
 
 const struct vgsp_reg vgsp_gsp_falcon_regs[] = {
 	{ .name = "GSP_IRQSSET", .offset = R(VGSP_FLCN_IRQSSET),
-	  .read = zero_read, .write = irqsset_write },
+	  .read = zero_read, .write = irqsset_write, .strobe = true },
 	{ .name = "GSP_IRQSCLR", .offset = R(VGSP_FLCN_IRQSCLR),
-	  .read = zero_read, .write = irqsclr_write },
+	  .read = zero_read, .write = irqsclr_write, .strobe = true },
 	{ .name = "GSP_IRQSTAT", .offset = R(VGSP_FLCN_IRQSTAT),
 	  .ro_mask = ~0U },
 	{ .name = "GSP_IRQMSET", .offset = R(VGSP_FLCN_IRQMSET),
-	  .read = zero_read, .write = irqmset_write },
+	  .read = zero_read, .write = irqmset_write, .strobe = true },
 	{ .name = "GSP_IRQMCLR", .offset = R(VGSP_FLCN_IRQMCLR),
-	  .read = zero_read, .write = irqmclr_write },
+	  .read = zero_read, .write = irqmclr_write, .strobe = true },
 	{ .name = "GSP_IRQMASK", .offset = R(VGSP_FLCN_IRQMASK),
 	  .ro_mask = ~0U },
 	{ .name = "GSP_IRQDEST", .offset = R(VGSP_FLCN_IRQDEST) },
@@ -134,7 +130,7 @@ const struct vgsp_reg vgsp_gsp_falcon_regs[] = {
 	  .read = engine_read, .write = engine_write },
 	{ .name = "GSP_INTR_RETRIGGER", .offset = R(VGSP_FLCN_RETRIGGER),
 	  .count = 2, .stride = 4, .read = zero_read,
-	  .write = retrigger_write },
+	  .write = retrigger_write, .strobe = true },
 	{ .name = "GSP_FBIF_CTL", .offset = R(0x624) },
 	{ .name = "PGSP_MAILBOX", .offset = R(0x804), .count = 4, .stride = 4 },
 	{ .name = "PGSP_QUEUE_HEAD", .offset = VGSP_GSP_QUEUE_HEAD0,
