@@ -227,6 +227,71 @@ static void test_fsp_emem_and_refusals(void **state)
 	assert_int_equal(f->dev->gsp->boot, VGSP_BOOT_OFF);
 }
 
+/*
+ * Review defect 1a: queue head/tail are the guest's and were summed before
+ * being bounded, so values near 2^32 wrapped the checks and the packet was
+ * read up to 4 GiB past EMEM. Each pair must be refused with BAD_PACKET and
+ * counted, and nothing outside EMEM may be read (ASan/valgrind would see it;
+ * without them the old code faulted on the unmapped address).
+ */
+static void test_fsp_queue_bounds_do_not_wrap(void **state)
+{
+	static const u32 pairs[][2] = {		/* { head, tail } */
+		{ 0xfffffff8, 0xfffffffc },
+		{ 0xfffffffc, 0x000003fc },
+		{ 0xfffffffc, 0x00000000 },
+		{ 0x80000000, 0x80000004 },
+		{ 0x000003fc, 0x000003fc },	/* head + 8 > EMEM */
+		{ 0x00000000, 0x00000400 },	/* tail + 4 > EMEM */
+		{ 0x00000000, 0xfffffffc },
+	};
+	struct fx *f = *state;
+	unsigned int i, j;
+
+	for (i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
+		wr(f, FSP_QUEUE_TAIL0, pairs[i][1]);
+		wr(f, FSP_QUEUE_HEAD0, pairs[i][0]);
+		/* consumed and answered with BAD_PACKET */
+		assert_int_equal(rd(f, FSP_QUEUE_TAIL0), pairs[i][0]);
+		wr(f, FSP_EMEMC0, AINCR);
+		for (j = 0; j < 4; j++)
+			rd(f, FSP_EMEMD0);
+		assert_int_equal(rd(f, FSP_EMEMD0), 1);
+	}
+	assert_int_equal(f->dev->gsp->st.e.fsp_bad_queue, i);
+	assert_int_equal(f->dev->gsp->st.e.fsp_errors, i);
+	assert_int_equal(f->dev->gsp->boot, VGSP_BOOT_OFF);
+	/* the mailbox still works after the refusals */
+	{
+		u32 pkt[217] = { 0 };
+
+		pkt[1] = 0x7e | 0x10de << 8 | 0x14u << 24;
+		assert_int_equal(fsp_send(f, pkt, 217), 1);
+	}
+}
+
+/*
+ * Review defect 1f: a huge cmdq_off wrapped cmdq_off + min_q (64-bit) and
+ * was accepted, truncated to 32 bits. Offsets outside the region are refused
+ * before any sum; the queue state stays untouched.
+ */
+static void test_msgq_link_offsets_do_not_wrap(void **state)
+{
+	struct fx *f = *state;
+	struct vgsp_gsp *gsp = f->dev->gsp;
+
+	vgsp_dev_lock(f->dev);
+	assert_int_equal(vgsp_msgq_link(gsp, 0, 16, 0xfffffffffffff000ULL,
+					0x2000), -EINVAL);
+	assert_int_equal(gsp->q.cmdq_off, 0);
+	assert_int_equal(vgsp_msgq_link(gsp, 0, 16, 0x1000,
+					0xfffffffffffff000ULL), -EINVAL);
+	assert_int_equal(vgsp_msgq_link(gsp, 0, 16, 0x10000, 0x13000),
+			 -EINVAL);
+	assert_int_equal(gsp->q.cmdq_off, 0);
+	vgsp_dev_unlock(f->dev);
+}
+
 /* A COT whose boot arguments lead nowhere: boot fails, no hang, no write. */
 static void test_cot_with_unusable_boot_args(void **state)
 {
@@ -317,6 +382,10 @@ int main(void)
 		cmocka_unit_test(test_objects_tree_rules),
 		cmocka_unit_test(test_objects_limits),
 		cmocka_unit_test_setup_teardown(test_fsp_emem_and_refusals,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_fsp_queue_bounds_do_not_wrap,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_msgq_link_offsets_do_not_wrap,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cot_with_unusable_boot_args,
 						setup, teardown),

@@ -50,8 +50,11 @@ static void emem_advance(struct vgsp_fsp *f)
 	f->ememc = (f->ememc & ~EMEMC_PTR_MASK) | p;
 }
 
+/* Every caller bounds @off first; this check is the last line of defence. */
 static u32 emem_get32(const struct vgsp_fsp *f, u32 off)
 {
+	if (off > VGSP_FSP_EMEM_SIZE - 4)
+		return 0;
 	return vgsp_get32(f->emem, off);
 }
 
@@ -153,8 +156,14 @@ static void queue_head_write(struct vgsp_dev *dev, const struct vgsp_reg *reg,
 	tail = vgsp_gsp_reg(gsp, FSP_QUEUE_TAIL0);
 	/* The queue is consumed whatever the packet holds. */
 	vgsp_gsp_reg_set(gsp, FSP_QUEUE_TAIL0, head);
-	if ((head & 3) || (tail & 3) || tail < head + 4 ||
-	    tail + 4 > VGSP_FSP_EMEM_SIZE) {
+	/*
+	 * Both values are the guest's: bound each against EMEM before any
+	 * sum, so head + 4 and tail + 4 cannot wrap (a packet is at least
+	 * the two header dwords).
+	 */
+	if ((head & 3) || (tail & 3) || head > VGSP_FSP_EMEM_SIZE - 8 ||
+	    tail > VGSP_FSP_EMEM_SIZE - 4 || tail < head + 4) {
+		gsp->st.e.fsp_bad_queue++;
 		fsp_respond(gsp, 0, 0, FSP_ERR_BAD_PACKET);
 		return;
 	}

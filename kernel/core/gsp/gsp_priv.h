@@ -84,6 +84,7 @@
 	X(fsp_msgs)		/* FSP packets received */		\
 	X(fsp_errors)		/* FSP packets refused */		\
 	X(emem_bad)		/* EMEM access out of range */		\
+	X(fsp_bad_queue)	/* FSP queue head/tail out of EMEM */	\
 	X(cmdq_hdr_bad)		/* command-queue header invalid */	\
 	X(elem_count_bad)	/* elemCount 0, >16 or > available */	\
 	X(length_bad)		/* RPC length out of range */		\

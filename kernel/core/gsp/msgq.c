@@ -69,7 +69,7 @@ static int read_cmdq(struct vgsp_gsp *gsp, struct cmdq_view *v)
 	    v->count != (size - v->entry_off) / VGSP_MSG_SLOT ||
 	    v->count < MIN_QUEUE_SLOTS || v->wptr >= v->count ||
 	    !(vgsp_get32(h, VGSP_TXH_FLAGS) & VGSP_MSGQ_FLAG_SWAP_RX) ||
-	    rx_off < VGSP_TXH_LEN || rx_off % 4 || rx_off + 4 > v->entry_off) {
+	    rx_off < VGSP_TXH_LEN || rx_off % 4 || rx_off > v->entry_off - 4) {
 		gsp->st.e.cmdq_hdr_bad++;
 		return -EINVAL;
 	}
@@ -105,8 +105,10 @@ int vgsp_msgq_link(struct vgsp_gsp *gsp, u64 shm_pa, u32 npages,
 	u64 min_q = VGSP_ENTRY_OFF + MIN_QUEUE_SLOTS * VGSP_MSG_SLOT;
 	u8 h[VGSP_TXH_LEN + 4];
 
+	/* Offsets are the guest's: bound them by the region before summing. */
 	if ((shm_pa & (VGSP_PAGE_SIZE - 1)) || npages < 2 ||
-	    npages > VGSP_SHM_MAX_PAGES || cmdq_off % VGSP_PAGE_SIZE ||
+	    npages > VGSP_SHM_MAX_PAGES || cmdq_off >= total ||
+	    statq_off >= total || cmdq_off % VGSP_PAGE_SIZE ||
 	    statq_off % VGSP_PAGE_SIZE ||
 	    cmdq_off < DIV_ROUND_UP_U32(npages * 8, VGSP_PAGE_SIZE) *
 		       (u64)VGSP_PAGE_SIZE ||
