@@ -791,7 +791,8 @@ static void intr_table(struct rp_client *c)
 	c->irq_on = true;
 }
 
-int rp_boot(struct rp_client *c)
+/* FSP boot up to GSP_INIT_DONE, before any RPC of the driver's own. */
+static int boot_to_init_done(struct rp_client *c)
 {
 	uint32_t fn, hwcfg2;
 	int ret;
@@ -833,6 +834,15 @@ int rp_boot(struct rp_client *c)
 	T(c, "event fn=0x%x result=0x%x seq=%u%s", fn, rep_result(c),
 	  c->stat_seq - 1, fn == EV_GSP_INIT_DONE ? " GSP_INIT_DONE" : "");
 	T(c, "gsp irqstat.swgen0=%u", rd(c, GSP_IRQSTAT) >> 6 & 1);
+	return c->errors ? -EIO : 0;
+}
+
+int rp_boot(struct rp_client *c)
+{
+	int ret = boot_to_init_done(c);
+
+	if (ret)
+		return ret;
 	guest_system_info(c, "535.261.03");
 	static_info(c);
 	intr_table(c);

@@ -452,6 +452,69 @@ static void test_unsupported_version(void **state)
 	rp_free(c);
 }
 
+/*
+ * Review 1c: the version gate was advisory. Before SET_GUEST_SYSTEM_INFO
+ * announced a supported version nothing but the boot RPCs is served, and
+ * a refusal is not undone by a second handshake, only by a device reset.
+ */
+static u32 gated_rpc(struct rp_client *c, u32 fn)
+{
+	u8 p[0x20 + 4];
+	int irq;
+
+	memset(p, 0, sizeof(p));
+	put32(p, 0x00, c->h_client);
+	put32(p, 0x04, c->h_subdevice);
+	put32(p, 0x08, CTRL_GET_SMC_MODE);
+	put32(p, 0x10, 4);
+	assert_int_equal(rpc(c, fn, p, sizeof(p), 0, &irq), 0);
+	return rep_result(c);
+}
+
+static void test_version_gate(void **state)
+{
+	struct inproc *ip = *state;
+	struct rp_client *c = rp_new(&ip->t);
+	static const u32 fns[] = {
+		FN_GET_GSP_STATIC_INFO, FN_GSP_RM_CONTROL, FN_GSP_RM_ALLOC,
+		FN_FREE, FN_UNLOADING_GUEST_DRIVER,
+	};
+	unsigned int i;
+
+	assert_non_null(c);
+	/* no handshake at all: refused, counted */
+	assert_int_equal(boot_to_init_done(c), 0);
+	for (i = 0; i < sizeof(fns) / sizeof(fns[0]); i++)
+		assert_int_equal(gated_rpc(c, fns[i]), 0x40);
+	assert_int_equal(errs(ip).version_gate, 5);
+	assert_false(ip->dev->gsp->version_ok);
+
+	/* refused, then a supported version: the refusal sticks */
+	guest_system_info(c, "550.54.14");
+	assert_int_equal(rep_result(c), 0x56);
+	guest_system_info(c, "535.261.03");
+	assert_int_not_equal(rep_result(c), 0);
+	assert_true(ip->dev->gsp->refused);
+	assert_false(ip->dev->gsp->version_ok);
+	assert_int_equal(gated_rpc(c, FN_GET_GSP_STATIC_INFO), 0x40);
+
+	/* a GSP core reboot without device reset keeps it too */
+	wr(c, GSP_ENGINE, 1);
+	wr(c, GSP_ENGINE, 0);
+	assert_int_equal(boot_to_init_done(c), 0);
+	guest_system_info(c, "535.261.03");
+	assert_int_not_equal(rep_result(c), 0);
+	assert_int_equal(gated_rpc(c, FN_GET_GSP_STATIC_INFO), 0x40);
+
+	/* device reset: a fresh init works and matches the golden */
+	vgsp_dev_reset(ip->dev);
+	assert_false(ip->dev->gsp->refused);
+	c->tr.len = 0;
+	assert_int_equal(rp_run_init(c), 0);
+	check_golden(c, "init.txt");
+	rp_free(c);
+}
+
 struct sbuf {
 	struct vgsp_printer p;
 	char buf[65536];
@@ -528,6 +591,8 @@ int main(void)
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unsupported_version,
 						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_version_gate, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_views, setup, teardown),
 	};
 

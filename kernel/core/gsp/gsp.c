@@ -155,8 +155,7 @@ static void gsp_firmware_reset(struct vgsp_gsp *gsp)
 	gsp->doorbell_pending = false;
 	gsp->doorbell_ns = 0;
 	memset(&gsp->q, 0, sizeof(gsp->q));
-	gsp->version_ok = false;
-	gsp->refused = false;
+	gsp->version_ok = false;	/* a rebooted GSP needs a new handshake */
 	gsp->guest_version[0] = '\0';
 	gsp->bar2_active = false;	/* GSP-RM's BAR2 binding is gone */
 	gsp->abi->reset(gsp);
@@ -179,6 +178,7 @@ void vgsp_gsp_stop(struct vgsp_gsp *gsp)
 static void gsp_state_reset(struct vgsp_gsp *gsp)
 {
 	gsp_firmware_reset(gsp);
+	gsp->refused = false;	/* only a device reset lifts a refusal */
 	vgsp_fsp_reset(gsp);
 	vgsp_intr_reset(gsp);
 	vgsp_fbmem_reset(gsp);

@@ -100,6 +100,7 @@
 	X(unknown_functions)						\
 	X(unknown_controls)	/* control calls answered NOT_SUPPORTED */ \
 	X(version_refused)	/* unsupported guest driver */		\
+	X(version_gate)		/* RPC refused: no supported version */	\
 	X(resets)							\
 	X(stops)		/* GSP reset or re-booted while running */ \
 	X(bar2_faults)		/* BAR2/BAR0-window access not translatable */ \

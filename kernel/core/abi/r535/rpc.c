@@ -69,6 +69,11 @@ static u32 set_guest_system_info(struct r535_call *c)
 	u32 major, minor;
 	u8 *p;
 
+	/* A refusal sticks until device reset: a retry cannot talk past it. */
+	if (gsp->refused) {
+		gsp->st.e.version_gate++;
+		return fail(c, NV_ERR_INVALID_STATE);
+	}
 	if (c->avail < R535_SGSI_SIZE)
 		return fail(c, NV_ERR_INVALID_ARGUMENT);
 	p = echo(c, R535_SGSI_SIZE);
@@ -79,7 +84,6 @@ static u32 set_guest_system_info(struct r535_call *c)
 	if (major == R535_VGX_MAJOR && minor == R535_VGX_MINOR &&
 	    !strcmp(gsp->guest_version, R535_DRIVER_VERSION)) {
 		gsp->version_ok = true;
-		gsp->refused = false;
 		return reply(c, R535_SGSI_SIZE, NV_OK);
 	}
 	gsp->version_ok = false;
@@ -306,8 +310,11 @@ static u32 r535_dispatch(struct vgsp_gsp *gsp, const u8 *req, u32 len,
 	case R535_FN_SET_GUEST_SYSTEM_INFO:
 		return set_guest_system_info(&c);
 	}
-	if (gsp->refused)
+	/* Nothing but the boot RPCs before a supported version is known. */
+	if (gsp->refused || !gsp->version_ok) {
+		gsp->st.e.version_gate++;
 		return fail(&c, NV_ERR_INVALID_STATE);
+	}
 
 	switch (out->function) {
 	case R535_FN_GET_GSP_STATIC_INFO:
