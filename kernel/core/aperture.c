@@ -3,13 +3,14 @@
 #include "aperture.h"
 #include "vgsp_os.h"
 
-struct vgsp_aperture *vgsp_aperture_new(u64 size)
+struct vgsp_aperture *vgsp_aperture_new(u64 size, u64 cap)
 {
 	struct vgsp_aperture *ap = vgsp_zalloc(sizeof(*ap));
 
 	if (!ap)
 		return NULL;
 	ap->size = size;
+	ap->cap = cap;
 	ap->nchunks = (u32)((size + VGSP_APERTURE_CHUNK - 1) /
 			    VGSP_APERTURE_CHUNK);
 	ap->chunks = vgsp_zalloc(sizeof(*ap->chunks) * ap->nchunks);
@@ -62,6 +63,27 @@ void vgsp_aperture_read(const struct vgsp_aperture *ap, u64 off, void *buf,
 	}
 }
 
+static bool all_zero(const u8 *p, u32 n)
+{
+	u32 i;
+
+	for (i = 0; i < n; i++)
+		if (p[i])
+			return false;
+	return true;
+}
+
+static int chunk_alloc(struct vgsp_aperture *ap, u32 c)
+{
+	if (ap->backed + VGSP_APERTURE_CHUNK > ap->cap)
+		return -ENOMEM;
+	ap->chunks[c] = vgsp_zalloc(VGSP_APERTURE_CHUNK);
+	if (!ap->chunks[c])
+		return -ENOMEM;
+	ap->backed += VGSP_APERTURE_CHUNK;
+	return 0;
+}
+
 int vgsp_aperture_write(struct vgsp_aperture *ap, u64 off, const void *buf,
 			u32 len)
 {
@@ -74,16 +96,46 @@ int vgsp_aperture_write(struct vgsp_aperture *ap, u64 off, const void *buf,
 
 		if (n > len)
 			n = len;
-		if (!ap->chunks[c]) {
-			if (ap->backed + VGSP_APERTURE_CHUNK > VGSP_APERTURE_CAP)
+		if (!ap->chunks[c] && !all_zero(in_buf, n)) {
+			if (chunk_alloc(ap, c))
 				return -ENOMEM;
-			ap->chunks[c] = vgsp_zalloc(VGSP_APERTURE_CHUNK);
-			if (!ap->chunks[c])
-				return -ENOMEM;
-			ap->backed += VGSP_APERTURE_CHUNK;
 		}
-		memcpy(ap->chunks[c] + in, in_buf, n);
+		if (ap->chunks[c])
+			memcpy(ap->chunks[c] + in, in_buf, n);
 		in_buf += n;
+		off += n;
+		len -= n;
+	}
+	return 0;
+}
+
+int vgsp_aperture_fill(struct vgsp_aperture *ap, u64 off, u32 pattern,
+		       u64 len)
+{
+	u64 start = off;
+
+	while (len) {
+		u32 c = (u32)(off / VGSP_APERTURE_CHUNK);
+		u32 in = (u32)(off % VGSP_APERTURE_CHUNK);
+		u32 n = VGSP_APERTURE_CHUNK - in, i;
+		u8 *p;
+
+		if (n > len)
+			n = (u32)len;
+		if (!pattern && n == VGSP_APERTURE_CHUNK) {
+			/* a whole chunk of zeros: give the backing back */
+			if (ap->chunks[c]) {
+				vgsp_free(ap->chunks[c]);
+				ap->chunks[c] = NULL;
+				ap->backed -= VGSP_APERTURE_CHUNK;
+			}
+		} else if (ap->chunks[c] || pattern) {
+			if (!ap->chunks[c] && chunk_alloc(ap, c))
+				return -ENOMEM;
+			p = ap->chunks[c] + in;
+			for (i = 0; i < n; i++)
+				p[i] = (u8)(pattern >> (8 * ((off - start + i) & 3)));
+		}
 		off += n;
 		len -= n;
 	}

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
- * Sparse memory behind BAR1 and BAR3: 64 KiB chunks allocated on first
- * write, never-written chunks read as zero. A per-aperture cap bounds what
- * one guest can make the host allocate; a write that would pass it fails.
+ * Sparse memory (the FB store, the flat BAR1/BAR3 apertures): 64 KiB
+ * chunks allocated on the first write of a non-zero byte; untouched chunks
+ * read as zero, so writing or filling zeros (the driver scrubbing its FB)
+ * costs no host memory. A per-aperture cap bounds what one guest can make
+ * the host allocate; a write that would pass it fails.
  */
 #ifndef VGSP_APERTURE_H
 #define VGSP_APERTURE_H
@@ -14,12 +16,14 @@
 
 struct vgsp_aperture {
 	u64 size;
+	u64 cap;		/* most bytes of backing */
 	u64 backed;		/* bytes allocated so far */
 	u32 nchunks;
 	u8 **chunks;
 };
 
-struct vgsp_aperture *vgsp_aperture_new(u64 size);
+/* @cap: most bytes of backing (VGSP_APERTURE_CAP for the BARs). */
+struct vgsp_aperture *vgsp_aperture_new(u64 size, u64 cap);
 void vgsp_aperture_free(struct vgsp_aperture *ap);
 /* Drop all backing (reset: the next tenant reads zeroes). */
 void vgsp_aperture_clear(struct vgsp_aperture *ap);
@@ -29,5 +33,12 @@ void vgsp_aperture_read(const struct vgsp_aperture *ap, u64 off, void *buf,
 			u32 len);
 int vgsp_aperture_write(struct vgsp_aperture *ap, u64 off, const void *buf,
 			u32 len);
+/*
+ * Set @len bytes at @off to the 32-bit little-endian @pattern repeated
+ * from @off (caller checked bounds, @off and @len multiples of 4 unless
+ * @pattern is a repeated byte). Zero fills release whole chunks.
+ */
+int vgsp_aperture_fill(struct vgsp_aperture *ap, u64 off, u32 pattern,
+		       u64 len);
 
 #endif /* VGSP_APERTURE_H */

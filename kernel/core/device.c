@@ -6,6 +6,7 @@
  */
 #include "device.h"
 #include "aperture.h"
+#include "mm/mm.h"
 #include "gsp/gsp.h"
 
 #define MAX_TABLES 16
@@ -42,7 +43,7 @@ static int build_regmodel(struct vgsp_dev *dev)
 	unsigned int n = 0, i, ngsp;
 
 	ngsp = vgsp_gsp_reg_tables(chip, &gsp_tables);
-	if (chip->ntables + ngsp > MAX_TABLES) {
+	if (chip->ntables + ngsp + 1 > MAX_TABLES) {
 		vgsp_err("vgsp: %s: too many register tables\n", dev->name);
 		return -EINVAL;
 	}
@@ -50,6 +51,7 @@ static int build_regmodel(struct vgsp_dev *dev)
 		tables[n++] = chip->tables[i];
 	for (i = 0; i < ngsp; i++)
 		tables[n++] = gsp_tables[i];
+	tables[n++] = vgsp_mm_reg_table;
 	return vgsp_regmodel_init(&dev->regs, tables, n);
 }
 
@@ -77,9 +79,9 @@ struct vgsp_dev *vgsp_dev_create(const struct vgsp_profile *profile,
 	vgsp_cfg_init(&dev->cfg, profile, msix_vectors);
 	if (build_regmodel(dev))
 		goto err;
-	dev->bar1 = vgsp_aperture_new(profile->bar1_size);
-	dev->bar3 = vgsp_aperture_new(VGSP_BAR3_SIZE);
-	if (!dev->bar1 || !dev->bar3)
+	dev->bar1 = vgsp_aperture_new(profile->bar1_size, VGSP_APERTURE_CAP);
+	dev->bar3 = vgsp_aperture_new(VGSP_BAR3_SIZE, VGSP_APERTURE_CAP);
+	if (!dev->bar1 || !dev->bar3 || vgsp_mm_create(dev))
 		goto err;
 	if (vgsp_gsp_create(dev))
 		goto err;
@@ -88,6 +90,7 @@ struct vgsp_dev *vgsp_dev_create(const struct vgsp_profile *profile,
 err:
 	vgsp_err("vgsp: %s: cannot create instance of %s\n", dev->name,
 		 profile->id);
+	vgsp_mm_destroy(dev);
 	vgsp_aperture_free(dev->bar1);
 	vgsp_aperture_free(dev->bar3);
 	vgsp_regmodel_fini(&dev->regs);
@@ -102,6 +105,7 @@ void vgsp_dev_destroy(struct vgsp_dev *dev)
 	if (!dev)
 		return;
 	vgsp_gsp_destroy(dev);
+	vgsp_mm_destroy(dev);
 	vgsp_aperture_free(dev->bar1);
 	vgsp_aperture_free(dev->bar3);
 	vgsp_regmodel_fini(&dev->regs);
@@ -116,6 +120,7 @@ void vgsp_dev_reset(struct vgsp_dev *dev)
 	vgsp_cfg_reset(&dev->cfg, dev->profile);
 	vgsp_aperture_clear(dev->bar1);
 	vgsp_aperture_clear(dev->bar3);
+	vgsp_mm_reset(dev);
 	dev->timer_offset_ns = 0;
 	vgsp_gsp_reset(dev);
 	dev->cnt.resets++;
@@ -241,6 +246,20 @@ static struct vgsp_aperture *aperture_of(struct vgsp_dev *dev,
 	       NULL;
 }
 
+static enum vgsp_bar_view view_of(unsigned int bar)
+{
+	return bar == VGSP_BAR1 ? VGSP_VIEW_BAR1 : VGSP_VIEW_BAR2;
+}
+
+void vgsp_dev_bar0_access(struct vgsp_dev *dev, u32 off, void *buf, u32 len,
+			  bool write)
+{
+	if (write)
+		bar0_write(dev, off, buf, len);
+	else
+		bar0_read(dev, off, buf, len);
+}
+
 int vgsp_dev_bar_read(struct vgsp_dev *dev, unsigned int bar, u64 off,
 		      void *buf, u32 len)
 {
@@ -252,7 +271,7 @@ int vgsp_dev_bar_read(struct vgsp_dev *dev, unsigned int bar, u64 off,
 			dev->cnt.bar0_bad++;
 			goto bad;
 		}
-		if (vgsp_gsp_bar0_window(dev, (u32)off, buf, len, false) &&
+		if (vgsp_pramin_access(dev, (u32)off, buf, len, false) &&
 		    bar0_read(dev, (u32)off, buf, len))
 			dev->cnt.bar0_unknown_reads++;
 		dev->cnt.bar0_reads++;
@@ -267,8 +286,8 @@ int vgsp_dev_bar_read(struct vgsp_dev *dev, unsigned int bar, u64 off,
 		dev->cnt.bar_bad++;
 		goto bad;
 	}
-	if (bar != VGSP_BAR3 ||
-	    vgsp_gsp_bar2_access(dev, off, buf, len, false) == -ENOENT)
+	if (vgsp_bar_access(dev, view_of(bar), off, buf, len, false) ==
+	    -ENOENT)
 		vgsp_aperture_read(ap, off, buf, len);
 	if (bar == VGSP_BAR1)
 		dev->cnt.bar1_reads++;
@@ -294,7 +313,7 @@ int vgsp_dev_bar_write(struct vgsp_dev *dev, unsigned int bar, u64 off,
 			dev->cnt.bar0_bad++;
 			goto out;
 		}
-		if (vgsp_gsp_bar0_window(dev, (u32)off, (void *)buf, len, true) &&
+		if (vgsp_pramin_access(dev, (u32)off, (void *)buf, len, true) &&
 		    bar0_write(dev, (u32)off, buf, len))
 			dev->cnt.bar0_unknown_writes++;
 		dev->cnt.bar0_writes++;
@@ -310,9 +329,8 @@ int vgsp_dev_bar_write(struct vgsp_dev *dev, unsigned int bar, u64 off,
 		dev->cnt.bar_bad++;
 		goto out;
 	}
-	if (bar == VGSP_BAR3)
-		ret = vgsp_gsp_bar2_access(dev, off, (void *)buf, len, true);
-	if (bar != VGSP_BAR3 || ret == -ENOENT)
+	ret = vgsp_bar_access(dev, view_of(bar), off, (void *)buf, len, true);
+	if (ret == -ENOENT)
 		ret = vgsp_aperture_write(ap, off, buf, len);
 	if (ret)
 		dev->cnt.bar_bad++;

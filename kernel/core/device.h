@@ -27,6 +27,7 @@ enum vgsp_bar_index {
 
 struct vgsp_gsp;
 struct vgsp_aperture;
+struct vgsp_mm;
 
 struct vgsp_dev {
 	const struct vgsp_profile *profile;
@@ -38,7 +39,8 @@ struct vgsp_dev {
 	struct vgsp_lock *lock;
 	struct vgsp_regmodel regs;
 	struct vgsp_cfg cfg;
-	struct vgsp_aperture *bar1, *bar3;
+	struct vgsp_aperture *bar1, *bar3;	/* flat until the BAR views bind */
+	struct vgsp_mm *mm;		/* FB store, MMU, BAR views (mm/) */
 	struct vgsp_gsp *gsp;		/* emulated GSP (gsp/) */
 	u64 timer_offset_ns;		/* PTIMER = host clock + offset */
 	struct vgsp_counters cnt;
@@ -80,6 +82,13 @@ void vgsp_dev_raise_irq(struct vgsp_dev *dev, unsigned int vector);
 int vgsp_dev_dma_read(struct vgsp_dev *dev, u64 iova, void *buf, size_t len);
 int vgsp_dev_dma_write(struct vgsp_dev *dev, u64 iova, const void *buf,
 		       size_t len);
+
+/*
+ * BAR0 access from emulation code (lock held): the register model, as a
+ * guest access would see it (BAR1 message pages reach the VF window here).
+ */
+void vgsp_dev_bar0_access(struct vgsp_dev *dev, u32 off, void *buf, u32 len,
+			  bool write);
 
 void vgsp_dev_lock(struct vgsp_dev *dev);
 void vgsp_dev_unlock(struct vgsp_dev *dev);

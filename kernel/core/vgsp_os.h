@@ -58,6 +58,15 @@ struct vgsp_os_ops {
 					    void *arg);
 	void (*worker_wake)(struct vgsp_worker *worker);
 	void (*worker_stop)(struct vgsp_worker *worker);
+	/*
+	 * Optional: run fn once more about @delay_ns from now unless woken
+	 * sooner. Lets the core poll guest memory slowly (a status queue
+	 * the guest drains without ringing) instead of spinning. NULL: only
+	 * the next worker_wake() runs fn.
+	 */
+	void (*worker_wake_after)(struct vgsp_worker *worker, u64 delay_ns);
+	/* Optional: let other work run (long loops under the device lock). */
+	void (*yield)(void);
 };
 
 /* Per-instance frontend services. @fe is the frontend's own pointer. */
@@ -91,6 +100,18 @@ static inline void vgsp_free(void *ptr)
 static inline u64 vgsp_now_ns(void)
 {
 	return vgsp_os->now_ns();
+}
+
+static inline void vgsp_yield(void)
+{
+	if (vgsp_os->yield)
+		vgsp_os->yield();
+}
+
+static inline void vgsp_worker_wake_after(struct vgsp_worker *w, u64 delay_ns)
+{
+	if (vgsp_os->worker_wake_after)
+		vgsp_os->worker_wake_after(w, delay_ns);
 }
 
 #define vgsp_err(fmt, ...)  vgsp_os->log(VGSP_LOG_ERR, fmt, ##__VA_ARGS__)

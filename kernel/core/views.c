@@ -2,6 +2,8 @@
 /* Read-only text views of the device core (see view.h). */
 #include "view.h"
 #include "device.h"
+#include "mm/mm.h"
+#include "aperture.h"
 
 static void show_counters(struct vgsp_dev *dev, struct vgsp_printer *p)
 {
@@ -53,10 +55,43 @@ static void show_bar0_unknown(struct vgsp_dev *dev, struct vgsp_printer *p)
 	vgsp_free(h);
 }
 
+static const char * const mm_names[] = {
+#define VGSP_MM_NAME(n) #n,
+	VGSP_MM_ERR_LIST(VGSP_MM_NAME)
+#undef VGSP_MM_NAME
+};
+
+/* FB backing, BAR view state and the mm counters. */
+static void show_mm(struct vgsp_dev *dev, struct vgsp_printer *p)
+{
+	struct vgsp_mm_stats st;
+	u64 backed, v[VGSP_VIEW_COUNT];
+	bool on[VGSP_VIEW_COUNT];
+	const u64 *f = (const u64 *)&st;
+	unsigned int i;
+
+	vgsp_dev_lock(dev);
+	st = dev->mm->st;
+	backed = dev->mm->fb->backed;
+	for (i = 0; i < VGSP_VIEW_COUNT; i++) {
+		v[i] = dev->mm->bar_pdb[i];
+		on[i] = dev->mm->bar_active[i];
+	}
+	vgsp_dev_unlock(dev);
+	p->print(p, "fb_backed_bytes %llu\n", (unsigned long long)backed);
+	for (i = 0; i < VGSP_VIEW_COUNT; i++)
+		p->print(p, "bar%u %s root 0x%llx\n", i == 0 ? 1 : 2,
+			 on[i] ? "translated" : "flat",
+			 (unsigned long long)v[i]);
+	for (i = 0; i < VGSP_ARRAY_SIZE(mm_names); i++)
+		p->print(p, "%s %llu\n", mm_names[i], (unsigned long long)f[i]);
+}
+
 const struct vgsp_view vgsp_core_views[] = {
 	{ "counters", show_counters },
 	{ "info", show_info },
 	{ "bar0_unknown", show_bar0_unknown },
+	{ "mm", show_mm },
 };
 
 const unsigned int vgsp_core_nviews = VGSP_ARRAY_SIZE(vgsp_core_views);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * Video memory as CPU-RM reaches it (gsp/fbmem.c): the BAR0 window onto
+ * Video memory as CPU-RM reaches it (mm/): the BAR0 window onto
  * the FB store, BAR2 flat until UPDATE_BAR_PDE and then translated through
  * MMU ver3 page tables built the way CPU-RM builds them (PD4..PD1 8-byte
  * PDEs, a dual PD0 entry, 4 KiB and 64 KiB PTEs, a sysmem page), faults
@@ -89,14 +89,14 @@ static void fb64(struct fx *f, u64 pa, u64 v)
 	u8 b[8];
 
 	vgsp_put64(b, 0, v);
-	assert_int_equal(vgsp_fb_write(f->dev->gsp, pa, b, 8), 0);
+	assert_int_equal(vgsp_fb_write(f->dev, pa, b, 8), 0);
 }
 
 static u32 fb32(struct fx *f, u64 pa)
 {
 	u8 b[4];
 
-	assert_int_equal(vgsp_fb_read(f->dev->gsp, pa, b, 4), 0);
+	assert_int_equal(vgsp_fb_read(f->dev, pa, b, 4), 0);
 	return vgsp_get32(b, 0);
 }
 
@@ -118,7 +118,7 @@ static void test_bar0_window(void **state)
 	wr0(f, BAR0_WINDOW, 0x3fffff);
 	wr0(f, PRAMIN + 0xfff00, 1);
 	assert_int_equal(rd0(f, PRAMIN + 0xfff00), 0);
-	assert_true(f->dev->gsp->st.e.bar2_faults >= 1);
+	assert_true(f->dev->mm->st.pramin_faults >= 1);
 }
 
 /*
@@ -163,14 +163,15 @@ static void test_bar2_translation(void **state)
 
 	/* static info tells us (and sets) GSP-RM's BAR2 root */
 	assert_int_equal(r535_static_info(gsp, si, sizeof(si)), R535_SI_SIZE);
-	assert_int_equal(gsp->bar2_pdb, vgsp_get64(si, R535_SI_BAR2_PDE_BASE));
+	assert_int_equal(f->dev->mm->bar_pdb[VGSP_VIEW_BAR2],
+			 vgsp_get64(si, R535_SI_BAR2_PDE_BASE));
 
 	/* before the hand-over BAR2 is the flat aperture */
 	wr3(f, 0x40, 0x5a5a5a5a);
 	assert_int_equal(rd3(f, 0x40), 0x5a5a5a5a);
 
 	build_tables(f);
-	assert_int_equal(vgsp_gsp_bar2_set_root(gsp, PDE_VID(PD3)), 0);
+	assert_int_equal(vgsp_bar_set_root(f->dev, VGSP_VIEW_BAR2, PDE_VID(PD3)), 0);
 
 	/* 4 KiB pages */
 	wr3(f, 0x10, 0xdeadbeef);
@@ -192,14 +193,14 @@ static void test_bar2_translation(void **state)
 	assert_int_equal(fb32(f, 0x40abcc), 0x77777777);
 
 	/* unmapped VA: reads 0, writes dropped, counted */
-	faults = gsp->st.e.bar2_faults;
+	faults = f->dev->mm->st.bar2_faults;
 	wr3(f, 0x5000, 0x1);
 	assert_int_equal(rd3(f, 0x5000), 0);
-	assert_int_equal(gsp->st.e.bar2_faults, faults + 2);
+	assert_int_equal(f->dev->mm->st.bar2_faults, faults + 2);
 
 	/* a device reset forgets the binding and clears the FB */
 	vgsp_dev_reset(f->dev);
-	assert_false(gsp->bar2_active);
+	assert_false(f->dev->mm->bar_active[VGSP_VIEW_BAR2]);
 	assert_int_equal(fb32(f, 0x200010), 0);
 	assert_int_equal(rd3(f, 0x10), 0);
 }
@@ -215,13 +216,13 @@ static void test_bar2_cycles_rejected(void **state)
 	/* a PD pointing at itself and PDEs past the end of FB terminate */
 	fb64(f, PD3, PDE_VID(PD3));
 	fb64(f, PD2, PDE_VID(f->dev->profile->fb_size));
-	assert_int_equal(vgsp_gsp_bar2_set_root(gsp, PDE_VID(PD3)), 0);
-	faults = gsp->st.e.bar2_faults;
+	assert_int_equal(vgsp_bar_set_root(f->dev, VGSP_VIEW_BAR2, PDE_VID(PD3)), 0);
+	faults = f->dev->mm->st.bar2_faults;
 	assert_int_equal(rd3(f, 0), 0);
-	assert_int_equal(gsp->st.e.bar2_faults, faults + 1);
-	assert_int_equal(vgsp_gsp_bar2_set_root(gsp, PDE_VID(PD2)), 0);
+	assert_int_equal(f->dev->mm->st.bar2_faults, faults + 1);
+	assert_int_equal(vgsp_bar_set_root(f->dev, VGSP_VIEW_BAR2, PDE_VID(PD2)), 0);
 	assert_int_equal(rd3(f, 0), 0);
-	assert_int_equal(gsp->st.e.bar2_faults, faults + 2);
+	assert_int_equal(f->dev->mm->st.bar2_faults, faults + 2);
 }
 
 static void test_engine_table_coherent(void **state)

@@ -46,7 +46,6 @@ static const struct vgsp_reg_table gh100_gsp_tables[] = {
 	VGSP_REG_TABLE(vgsp_gsp_falcon_regs),
 	VGSP_REG_TABLE(vgsp_fsp_gh100_regs),
 	VGSP_REG_TABLE(vgsp_intr_regs),
-	VGSP_REG_TABLE(vgsp_fbmem_regs),
 };
 
 const struct vgsp_gsp_chip vgsp_gsp_chip_gh100 = {

@@ -106,13 +106,32 @@ static void gsp_work(void *arg)
 			gsp_start(gsp);
 	}
 	if (gsp->doorbell_pending && gsp->boot == VGSP_BOOT_RUNNING) {
-		u64 t = gsp->doorbell_ns;
+		u64 t = gsp->doorbell_ns, sent = gsp->st.e.msgs_tx;
 
 		gsp->doorbell_pending = false;
+		gsp->q.tx_blocked = false;
 		/* Bounded batches: more work re-queues the worker. */
 		if (vgsp_msgq_process(gsp, t)) {
 			gsp->doorbell_pending = true;
-			vgsp_os->worker_wake(gsp->worker);
+			if (!gsp->q.tx_blocked) {
+				gsp->backoff_ns = 0;
+				vgsp_os->worker_wake(gsp->worker);
+			} else {
+				/*
+				 * Status queue full: the guest drains it
+				 * without ringing, so poll, slower and
+				 * slower while nothing moves (a doorbell
+				 * still runs us at once).
+				 */
+				if (gsp->st.e.msgs_tx != sent ||
+				    !gsp->backoff_ns)
+					gsp->backoff_ns = VGSP_BACKOFF_MIN_NS;
+				else if (gsp->backoff_ns < VGSP_BACKOFF_MAX_NS)
+					gsp->backoff_ns *= 2;
+				gsp->st.e.backoffs++;
+				vgsp_worker_wake_after(gsp->worker,
+						       gsp->backoff_ns);
+			}
 		}
 	}
 	vgsp_dev_unlock(dev);
@@ -154,10 +173,11 @@ static void gsp_firmware_reset(struct vgsp_gsp *gsp)
 	gsp->start_pending = false;
 	gsp->doorbell_pending = false;
 	gsp->doorbell_ns = 0;
+	gsp->backoff_ns = 0;
 	memset(&gsp->q, 0, sizeof(gsp->q));
 	gsp->version_ok = false;	/* a rebooted GSP needs a new handshake */
 	gsp->guest_version[0] = '\0';
-	gsp->bar2_active = false;	/* GSP-RM's BAR2 binding is gone */
+	vgsp_bar_unbind(gsp->dev);	/* GSP-RM's BAR bindings are gone */
 	gsp->abi->reset(gsp);
 }
 
@@ -181,7 +201,6 @@ static void gsp_state_reset(struct vgsp_gsp *gsp)
 	gsp->refused = false;	/* only a device reset lifts a refusal */
 	vgsp_fsp_reset(gsp);
 	vgsp_intr_reset(gsp);
-	vgsp_fbmem_reset(gsp);
 }
 
 int vgsp_gsp_create(struct vgsp_dev *dev)
@@ -199,8 +218,7 @@ int vgsp_gsp_create(struct vgsp_dev *dev)
 	gsp->big_req = vgsp_zalloc(VGSP_LARGE_MAX);
 	gsp->big_rep = vgsp_zalloc(VGSP_LARGE_MAX);
 	if (!gsp->chip || !gsp->rx || !gsp->tx || !gsp->big_req ||
-	    !gsp->big_rep || vgsp_obj_init(&gsp->objs) ||
-	    vgsp_fbmem_create(gsp))
+	    !gsp->big_rep || vgsp_obj_init(&gsp->objs))
 		goto err;
 	dev->gsp = gsp;
 	gsp_state_reset(gsp);
@@ -210,7 +228,6 @@ int vgsp_gsp_create(struct vgsp_dev *dev)
 	return 0;
 err:
 	dev->gsp = NULL;
-	vgsp_fbmem_destroy(gsp);
 	vgsp_obj_fini(&gsp->objs);
 	vgsp_free(gsp->rx);
 	vgsp_free(gsp->tx);
@@ -238,7 +255,6 @@ void vgsp_gsp_destroy(struct vgsp_dev *dev)
 		return;
 	vgsp_os->worker_stop(gsp->worker);
 	dev->gsp = NULL;
-	vgsp_fbmem_destroy(gsp);
 	vgsp_obj_fini(&gsp->objs);
 	vgsp_free(gsp->rx);
 	vgsp_free(gsp->tx);

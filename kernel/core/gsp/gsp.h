@@ -24,23 +24,6 @@ void vgsp_gsp_destroy(struct vgsp_dev *dev);
 unsigned int vgsp_gsp_reg_tables(const struct vgsp_chip *chip,
 				 const struct vgsp_reg_table **tables);
 
-/*
- * BAR2 (PCI BAR 3) access through the BAR2 page tables once CPU-RM has
- * handed them to GSP-RM. 0 when handled (faults read 0 and are counted),
- * -ENOENT while BAR2 is not translated (the caller uses its flat
- * aperture). Lock held.
- */
-int vgsp_gsp_bar2_access(struct vgsp_dev *dev, u64 va, void *buf, u32 len,
-			 bool write);
-
-/*
- * The BAR0 window (NV_PRAMIN, BAR0 0x700000..0x7fffff) onto FB. 0 when
- * handled (out-of-FB reads 0, counted), -ENOENT outside the window.
- * Lock held.
- */
-int vgsp_gsp_bar0_window(struct vgsp_dev *dev, u32 off, void *buf, u32 len,
-			 bool write);
-
 /* Extra read-only views (RPC statistics, queue state, rpc_log...). */
 extern const struct vgsp_view vgsp_gsp_views[];
 extern const unsigned int vgsp_gsp_nviews;

@@ -7,8 +7,9 @@
 #define VGSP_GSP_PRIV_H
 
 #include "gsp.h"
-#include "wire.h"
+#include "../wire.h"
 #include "../abi/abi.h"
+#include "../mm/mm.h"
 
 /* ---- libos message queue transport (same for every 5xx branch) ---- */
 
@@ -52,6 +53,9 @@
 #define VGSP_LARGE_SKIP_MAX	0x4000000
 /* A large reply the guest does not drain within this long is given up. */
 #define VGSP_LARGE_REPLY_TIMEOUT_NS	10000000000ULL
+/* Polling a full status queue: from 50 us, doubling up to 5 ms. */
+#define VGSP_BACKOFF_MIN_NS		50000ULL
+#define VGSP_BACKOFF_MAX_NS		5000000ULL
 
 /* Largest shared region accepted (pages incl. the page table). */
 #define VGSP_SHM_MAX_PAGES	4096
@@ -93,6 +97,7 @@
 	X(rpc_hdr_bad)		/* bad RPC header version/signature */	\
 	X(shm_errors)		/* guest memory of the queues failed */	\
 	X(statq_full)		/* reply deferred: status queue full */	\
+	X(backoffs)		/* worker polls deferred: queue full */	\
 	X(msgs_rx)		/* commands consumed */			\
 	X(msgs_dropped)		/* commands dropped (malformed) */	\
 	X(msgs_tx)		/* messages posted (replies+events) */	\
@@ -103,7 +108,6 @@
 	X(version_gate)		/* RPC refused: no supported version */	\
 	X(resets)							\
 	X(stops)		/* GSP reset or re-booted while running */ \
-	X(bar2_faults)		/* BAR2/BAR0-window access not translatable */ \
 	X(large_rx)		/* large requests reassembled, dispatched */ \
 	X(large_tx)		/* replies sent as continuation records */ \
 	X(cont_rx)		/* continuation records consumed */	\
@@ -228,6 +232,7 @@ struct vgsp_msgq {
 	u32 rep_len, rep_off;		/* reply being sent; rep_off < rep_len */
 	u32 rep_have;			/* bytes of it in big_rep; zeros after */
 	u64 rep_since_ns;		/* last progress of that reply */
+	bool tx_blocked;		/* last pass stopped: status queue full */
 };
 
 #define VGSP_FSP_EMEM_SIZE	1024	/* channel 0 */
@@ -258,6 +263,7 @@ struct vgsp_gsp {
 	bool start_pending;
 	bool doorbell_pending;
 	u64 doorbell_ns;		/* time of the last doorbell */
+	u64 backoff_ns;			/* status queue full: next poll in */
 
 	struct vgsp_msgq q;
 	struct vgsp_fsp fsp;
@@ -276,10 +282,6 @@ struct vgsp_gsp {
 	u8 *rx, *tx;			/* one message each */
 	u8 *big_req, *big_rep;		/* VGSP_LARGE_MAX each: large RPCs */
 
-	/* fbmem.c: FB store, BAR2 translation after UPDATE_BAR_PDE */
-	struct vgsp_aperture *fb;
-	u64 bar2_pdb;			/* GSP-RM's BAR2 root (static info) */
-	bool bar2_active;
 	struct vgsp_gsp_stats st;
 };
 
@@ -351,15 +353,6 @@ void vgsp_intr_gsp_raise(struct vgsp_gsp *gsp);
 /* Re-deliver if the GSP interrupt is still pending (retrigger). */
 void vgsp_intr_gsp_retrigger(struct vgsp_gsp *gsp);
 
-/* fbmem.c */
-#define VGSP_FBMEM_NREGS	1
-extern const struct vgsp_reg vgsp_fbmem_regs[VGSP_FBMEM_NREGS];
-int vgsp_fbmem_create(struct vgsp_gsp *gsp);
-void vgsp_fbmem_destroy(struct vgsp_gsp *gsp);
-void vgsp_fbmem_reset(struct vgsp_gsp *gsp);
-int vgsp_fb_read(struct vgsp_gsp *gsp, u64 pa, void *buf, u32 len);
-int vgsp_fb_write(struct vgsp_gsp *gsp, u64 pa, const void *buf, u32 len);
-int vgsp_gsp_bar2_set_root(struct vgsp_gsp *gsp, u64 entry);
 
 /* shm.c: the shared region through the guest's page table */
 int vgsp_shm_read(struct vgsp_gsp *gsp, u64 off, void *buf, u32 len);

@@ -293,8 +293,10 @@ static bool send_pending(struct vgsp_gsp *gsp)
 		    DIV_ROUND_UP_U32(VGSP_ELEM_HDR + len, VGSP_MSG_SLOT)) {
 			/* The guest drains while it polls: try again. */
 			if (vgsp_now_ns() - q->rep_since_ns <
-			    VGSP_LARGE_REPLY_TIMEOUT_NS)
+			    VGSP_LARGE_REPLY_TIMEOUT_NS) {
+				q->tx_blocked = true;
 				return true;
+			}
 			gsp->st.e.large_abandoned++;
 			break;
 		}
@@ -302,6 +304,7 @@ static bool send_pending(struct vgsp_gsp *gsp)
 			break;		/* guest memory failed: counted */
 		q->rep_off += n;
 		q->rep_since_ns = vgsp_now_ns();
+		vgsp_yield();
 	}
 	q->rep_len = 0;
 	q->rep_off = 0;
@@ -409,6 +412,7 @@ bool vgsp_msgq_process(struct vgsp_gsp *gsp, u64 doorbell_ns)
 	for (budget = 0; budget < BATCH; budget++) {
 		u32 avail, elems, rpc_len, need, next, fn, total;
 
+		vgsp_yield();
 		/* A large reply goes out whole before the next command. */
 		if (q->rep_len && send_pending(gsp))
 			return true;

@@ -245,11 +245,11 @@ static u32 unloading_guest_driver(struct r535_call *c)
 
 /*
  * rpc_update_bar_pde_v15_00: barType (0 BAR1, 1 BAR2), entryValue u64 @8,
- * entryLevelShift u64 @16. For BAR2 the entry becomes entry 0 of GSP-RM's
- * BAR2 root (PD4, level shift 56) and BAR2 starts translating (fbmem.c).
- * BAR1 is acknowledged: BAR1 stays the flat aperture.
+ * entryLevelShift u64 @16. The entry becomes entry 0 of GSP-RM's root
+ * (PD4, level shift 56) of that BAR, which starts translating (mm/bar.c).
  */
 #define R535_BAR_PDE_SIZE		0x18
+#define R535_BAR_PDE_BAR1		0
 #define R535_BAR_PDE_BAR2		1
 #define R535_BAR_PDE_ROOT_SHIFT		56
 
@@ -261,10 +261,18 @@ static u32 update_bar_pde(struct r535_call *c)
 	if (c->avail < R535_BAR_PDE_SIZE)
 		return fail(c, NV_ERR_INVALID_ARGUMENT);
 	p = echo(c, R535_BAR_PDE_SIZE);
-	if (vgsp_get32(p, 0) == R535_BAR_PDE_BAR2) {
+	switch (vgsp_get32(p, 0)) {
+	case R535_BAR_PDE_BAR1:
+	case R535_BAR_PDE_BAR2:
 		if (vgsp_get64(p, 16) != R535_BAR_PDE_ROOT_SHIFT ||
-		    vgsp_gsp_bar2_set_root(c->gsp, vgsp_get64(p, 8)))
+		    vgsp_bar_set_root(c->gsp->dev,
+				      vgsp_get32(p, 0) == R535_BAR_PDE_BAR1 ?
+				      VGSP_VIEW_BAR1 : VGSP_VIEW_BAR2,
+				      vgsp_get64(p, 8)))
 			status = NV_ERR_INVALID_ARGUMENT;
+		break;
+	default:
+		status = NV_ERR_INVALID_ARGUMENT;
 	}
 	return reply(c, R535_BAR_PDE_SIZE, status);
 }

@@ -99,7 +99,8 @@ u32 r535_static_info(struct vgsp_gsp *gsp, u8 *si, u32 cap)
 
 	vgsp_put64(si, R535_SI_BAR1_PDE_BASE, rsvd_base);
 	vgsp_put64(si, R535_SI_BAR2_PDE_BASE, rsvd_base + BAR2_PDE_OFF);
-	gsp->bar2_pdb = rsvd_base + BAR2_PDE_OFF;
+	vgsp_bar_set_pdb(gsp->dev, VGSP_VIEW_BAR1, rsvd_base);
+	vgsp_bar_set_pdb(gsp->dev, VGSP_VIEW_BAR2, rsvd_base + BAR2_PDE_OFF);
 	vgsp_put32(si, R535_SI_H_INTERNAL_CLIENT, R535_H_INTERNAL_CLIENT);
 	vgsp_put32(si, R535_SI_H_INTERNAL_DEVICE, R535_H_INTERNAL_DEVICE);
 	vgsp_put32(si, R535_SI_H_INTERNAL_SUBDEVICE, R535_H_INTERNAL_SUBDEVICE);

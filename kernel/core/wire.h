@@ -8,7 +8,7 @@
 #ifndef VGSP_GSP_WIRE_H
 #define VGSP_GSP_WIRE_H
 
-#include "../vgsp_types.h"
+#include "vgsp_types.h"
 
 static inline u32 vgsp_get32(const u8 *b, u32 off)
 {
