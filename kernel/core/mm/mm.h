@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * Device memory of one instance, the way the GPU sees it:
+ *
+ *  - fb.c:  one sparse FB store of the profile's size (host memory only for
+ *           chunks that hold non-zero bytes) and the BAR0 PRAMIN window;
+ *  - mmu.c: GMMU ver3 page-table walks from any page directory base, page
+ *           tables in video or system memory;
+ *  - bar.c: BAR1 and BAR2 as views of FB (and of system memory) through
+ *           their page tables once CPU-RM has handed the roots to GSP-RM.
+ *
+ * Every unit reaches guest memory through these accessors and never keeps
+ * a host pointer into it. The device lock is held on every path here.
+ */
+#ifndef VGSP_MM_H
+#define VGSP_MM_H
+
+#include "../device.h"
+#include "../regmodel.h"
+#include "../wire.h"
+
+/* Where an address points (PTE/PDE aperture, CE target). */
+enum vgsp_mem_target {
+	VGSP_MEM_VID,		/* the FB store */
+	VGSP_MEM_SYS,		/* guest system memory by IOVA */
+	VGSP_MEM_PEER,		/* never reachable from a vGPU */
+};
+
+#define VGSP_MM_ERR_LIST(X)						\
+	X(fb_bad)		/* FB access outside the FB */		\
+	X(fb_nomem)		/* FB write refused: backing cap */	\
+	X(pramin_faults)	/* PRAMIN window outside FB */		\
+	X(bar1_faults)		/* BAR1 access not translatable */	\
+	X(bar2_faults)		/* BAR2 access not translatable */	\
+	X(bar1_doorbells)	/* doorbell writes through BAR1 */	\
+	X(mmu_walks)							\
+	X(mmu_faults)		/* walks that found no valid PTE */	\
+	X(sys_errors)		/* guest system memory access failed */
+
+struct vgsp_mm_stats {
+#define VGSP_MM_FIELD(n) u64 n;
+	VGSP_MM_ERR_LIST(VGSP_MM_FIELD)
+#undef VGSP_MM_FIELD
+};
+
+enum vgsp_bar_view {
+	VGSP_VIEW_BAR1,
+	VGSP_VIEW_BAR2,
+	VGSP_VIEW_COUNT,
+};
+
+struct vgsp_mm {
+	struct vgsp_aperture *fb;
+	u64 bar_pdb[VGSP_VIEW_COUNT];	/* GSP-RM's roots in FB (static info) */
+	bool bar_active[VGSP_VIEW_COUNT];
+	struct vgsp_mm_stats st;
+};
+
+/* One translation: where the page is, how big, and its PTE kind. */
+struct vgsp_xlate {
+	u64 pa;			/* address of the byte asked for */
+	u64 page;		/* page size */
+	enum vgsp_mem_target target;
+	u8 kind;		/* PTE KIND (0xf: SMSKED_MESSAGE) */
+	bool ro;		/* PCF read-only bit */
+};
+
+/* An address space: the root of its page directory. */
+struct vgsp_vm {
+	u64 pdb;
+	enum vgsp_mem_target target;	/* where the root is */
+};
+
+#define VGSP_PTE_KIND_SMSKED_MESSAGE	0xf
+
+int vgsp_mm_create(struct vgsp_dev *dev);
+void vgsp_mm_destroy(struct vgsp_dev *dev);
+/* Device reset: FB reads zeroes again, the BAR views are flat. */
+void vgsp_mm_reset(struct vgsp_dev *dev);
+
+/* FB by physical address; -EINVAL outside FB, -ENOMEM past the cap. */
+int vgsp_fb_read(struct vgsp_dev *dev, u64 pa, void *buf, u32 len);
+int vgsp_fb_write(struct vgsp_dev *dev, u64 pa, const void *buf, u32 len);
+/* Fill with a repeated 32-bit pattern; zero fills allocate nothing. */
+int vgsp_fb_fill(struct vgsp_dev *dev, u64 pa, u32 pattern, u64 len);
+/* FB or system memory; faults are counted. */
+int vgsp_mem_read(struct vgsp_dev *dev, enum vgsp_mem_target t, u64 pa,
+		  void *buf, u32 len);
+int vgsp_mem_write(struct vgsp_dev *dev, enum vgsp_mem_target t, u64 pa,
+		   const void *buf, u32 len);
+
+/* Walk @vm for @va. 0, or -EFAULT (counted in mmu_faults). */
+int vgsp_mmu_translate(struct vgsp_dev *dev, const struct vgsp_vm *vm,
+		       u64 va, struct vgsp_xlate *x);
+/*
+ * Read/write @len bytes at @va of @vm, split at page ends. -EFAULT when a
+ * page is not mapped (or, for a write, read-only or a message page); the
+ * bytes before it were done.
+ */
+int vgsp_vm_read(struct vgsp_dev *dev, const struct vgsp_vm *vm, u64 va,
+		 void *buf, u32 len);
+int vgsp_vm_write(struct vgsp_dev *dev, const struct vgsp_vm *vm, u64 va,
+		  const void *buf, u32 len);
+
+/*
+ * UPDATE_BAR_PDE: @entry becomes entry 0 of GSP-RM's root (PD4) of @view
+ * and the view starts translating (0 stops it). -EINVAL if no FB.
+ */
+int vgsp_bar_set_root(struct vgsp_dev *dev, enum vgsp_bar_view view,
+		      u64 entry);
+void vgsp_bar_set_pdb(struct vgsp_dev *dev, enum vgsp_bar_view view, u64 pdb);
+/* GSP-RM is gone (GSP reset): both views are flat again. */
+void vgsp_bar_unbind(struct vgsp_dev *dev);
+/*
+ * A BAR1 or BAR2 access through its page tables: 0 when handled (faults
+ * read 0, counted), -ENOENT while the view is flat.
+ */
+int vgsp_bar_access(struct vgsp_dev *dev, enum vgsp_bar_view view, u64 va,
+		    void *buf, u32 len, bool write);
+/* BAR0 0x700000..0x7fffff onto FB. 0 handled, -ENOENT outside. */
+int vgsp_pramin_access(struct vgsp_dev *dev, u32 off, void *buf, u32 len,
+		       bool write);
+
+/* BAR0 registers of mm (the PRAMIN window base). */
+extern const struct vgsp_reg_table vgsp_mm_reg_table;
+
+#endif /* VGSP_MM_H */
