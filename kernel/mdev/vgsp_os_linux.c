@@ -8,6 +8,7 @@
 #include <linux/mm.h>
 #include <linux/mutex.h>
 #include <linux/ratelimit.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
 #include <linux/wait.h>
@@ -22,6 +23,7 @@ struct vgsp_worker {
 	struct task_struct *task;
 	wait_queue_head_t wq;
 	atomic_t pending;
+	atomic64_t delay_ns;	/* worker_wake_after(): run again in; 0 none */
 	vgsp_worker_fn fn;
 	void *arg;
 };
@@ -100,12 +102,25 @@ static int worker_main(void *data)
 	struct vgsp_worker *w = data;
 
 	while (!kthread_should_stop()) {
-		wait_event_interruptible(w->wq, atomic_read(&w->pending) ||
-					 kthread_should_stop());
+		s64 delay = atomic64_xchg(&w->delay_ns, 0);
+		bool due = false;
+
+		if (delay > 0) {
+			due = wait_event_interruptible_hrtimeout(w->wq,
+					atomic_read(&w->pending) ||
+					kthread_should_stop(),
+					ns_to_ktime(delay)) == -ETIME;
+		} else {
+			wait_event_interruptible(w->wq,
+					atomic_read(&w->pending) ||
+					atomic64_read(&w->delay_ns) ||
+					kthread_should_stop());
+		}
 		if (kthread_should_stop())
 			break;
-		if (atomic_xchg(&w->pending, 0))
+		if (atomic_xchg(&w->pending, 0) || due)
 			w->fn(w->arg);
+		cond_resched();
 	}
 	return 0;
 }
@@ -119,6 +134,7 @@ static struct vgsp_worker *k_worker_start(const char *name, vgsp_worker_fn fn,
 		return NULL;
 	init_waitqueue_head(&w->wq);
 	atomic_set(&w->pending, 0);
+	atomic64_set(&w->delay_ns, 0);
 	w->fn = fn;
 	w->arg = arg;
 	w->task = kthread_run(worker_main, w, "vgsp-%s", name);
@@ -133,6 +149,17 @@ static void k_worker_wake(struct vgsp_worker *w)
 {
 	atomic_set(&w->pending, 1);
 	wake_up_interruptible(&w->wq);
+}
+
+static void k_worker_wake_after(struct vgsp_worker *w, u64 delay_ns)
+{
+	atomic64_set(&w->delay_ns, delay_ns ? (s64)delay_ns : 1);
+	wake_up_interruptible(&w->wq);
+}
+
+static void k_yield(void)
+{
+	cond_resched();
 }
 
 static void k_worker_stop(struct vgsp_worker *w)
@@ -155,4 +182,6 @@ const struct vgsp_os_ops vgsp_linux_os_ops = {
 	.worker_start = k_worker_start,
 	.worker_wake = k_worker_wake,
 	.worker_stop = k_worker_stop,
+	.worker_wake_after = k_worker_wake_after,
+	.yield = k_yield,
 };

@@ -23,6 +23,7 @@ struct vgsp_worker {
 	pthread_mutex_t m;
 	pthread_cond_t cv;
 	bool pending, stop;
+	u64 due_ns;		/* worker_wake_after(): run at; 0 none */
 	vgsp_worker_fn fn;
 	void *arg;
 };
@@ -95,11 +96,23 @@ static void *worker_main(void *arg)
 
 	pthread_mutex_lock(&w->m);
 	for (;;) {
-		while (!w->pending && !w->stop)
-			pthread_cond_wait(&w->cv, &w->m);
+		while (!w->pending && !w->stop) {
+			struct timespec ts;
+
+			if (!w->due_ns) {
+				pthread_cond_wait(&w->cv, &w->m);
+				continue;
+			}
+			if (u_now_ns() >= w->due_ns)
+				break;
+			ts.tv_sec = (time_t)(w->due_ns / 1000000000ULL);
+			ts.tv_nsec = (long)(w->due_ns % 1000000000ULL);
+			pthread_cond_timedwait(&w->cv, &w->m, &ts);
+		}
 		if (w->stop)
 			break;
 		w->pending = false;
+		w->due_ns = 0;		/* this run is the delayed one too */
 		pthread_mutex_unlock(&w->m);
 		w->fn(w->arg);
 		pthread_mutex_lock(&w->m);
@@ -112,13 +125,17 @@ static struct vgsp_worker *u_worker_start(const char *name, vgsp_worker_fn fn,
 					  void *arg)
 {
 	struct vgsp_worker *w = calloc(1, sizeof(*w));
+	pthread_condattr_t ca;
 
 	if (!w)
 		return NULL;
 	w->fn = fn;
 	w->arg = arg;
 	pthread_mutex_init(&w->m, NULL);
-	pthread_cond_init(&w->cv, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);	/* as due_ns */
+	pthread_cond_init(&w->cv, &ca);
+	pthread_condattr_destroy(&ca);
 	if (pthread_create(&w->thread, NULL, worker_main, w)) {
 		free(w);
 		return NULL;
@@ -131,6 +148,17 @@ static void u_worker_wake(struct vgsp_worker *w)
 {
 	pthread_mutex_lock(&w->m);
 	w->pending = true;
+	pthread_cond_signal(&w->cv);
+	pthread_mutex_unlock(&w->m);
+}
+
+static void u_worker_wake_after(struct vgsp_worker *w, u64 delay_ns)
+{
+	u64 due = u_now_ns() + delay_ns;
+
+	pthread_mutex_lock(&w->m);
+	if (!w->due_ns || due < w->due_ns)
+		w->due_ns = due;
 	pthread_cond_signal(&w->cv);
 	pthread_mutex_unlock(&w->m);
 }
@@ -161,6 +189,8 @@ static const struct vgsp_os_ops user_ops = {
 	.worker_start = u_worker_start,
 	.worker_wake = u_worker_wake,
 	.worker_stop = u_worker_stop,
+	.worker_wake_after = u_worker_wake_after,
+	/* .yield: none, pthreads are preempted anyway */
 };
 
 void vgsp_os_user_init(void)
