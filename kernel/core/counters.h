@@ -28,10 +28,12 @@
 	X(bar_bad)		/* BAR1/BAR3 accesses rejected */		\
 	X(irqs_signalled)	/* interrupts delivered to the frontend */	\
 	X(irqs_suppressed)	/* raised while no trigger/masked */		\
+	X(irqs_gated)		/* raised while the guest disabled them */	\
 	X(resets)		/* device resets (VFIO or core) */		\
 	X(dma_reads)		/* guest-memory reads */			\
 	X(dma_writes)		/* guest-memory writes */			\
 	X(dma_errors)		/* guest-memory accesses that failed */	\
+	X(dma_blocked)		/* refused: Bus Master Enable off */	\
 	X(dma_unmaps)		/* IOVA ranges unmapped by the user */	\
 	X(opens)		/* frontend opened the device */		\
 	X(closes)							\

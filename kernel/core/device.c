@@ -352,10 +352,25 @@ void vgsp_dev_dma_unmapped(struct vgsp_dev *dev, u64 iova, u64 len)
 
 void vgsp_dev_raise_irq(struct vgsp_dev *dev, unsigned int vector)
 {
+	/* Gate point: the guest's MSI/MSI-X/INTx enables, as hardware. */
+	if (!vgsp_cfg_irq_enabled(&dev->cfg)) {
+		dev->cnt.irqs_gated++;
+		return;
+	}
 	if (dev->fe_ops->irq_signal && dev->fe_ops->irq_signal(dev->fe, vector))
 		dev->cnt.irqs_signalled++;
 	else
 		dev->cnt.irqs_suppressed++;
+}
+
+/* Gate point of all device DMA: Bus Master Enable. */
+static bool dma_allowed(struct vgsp_dev *dev)
+{
+	if (vgsp_cfg_bus_master(&dev->cfg))
+		return true;
+	dev->cnt.dma_blocked++;
+	dev->cnt.dma_errors++;
+	return false;
 }
 
 int vgsp_dev_dma_read(struct vgsp_dev *dev, u64 iova, void *buf, size_t len)
@@ -363,6 +378,8 @@ int vgsp_dev_dma_read(struct vgsp_dev *dev, u64 iova, void *buf, size_t len)
 	int ret;
 
 	dev->cnt.dma_reads++;
+	if (!dma_allowed(dev))
+		return -EIO;
 	ret = dev->fe_ops->dma_read ? dev->fe_ops->dma_read(dev->fe, iova, buf,
 							    len) : -ENODEV;
 	if (ret)
@@ -376,6 +393,8 @@ int vgsp_dev_dma_write(struct vgsp_dev *dev, u64 iova, const void *buf,
 	int ret;
 
 	dev->cnt.dma_writes++;
+	if (!dma_allowed(dev))
+		return -EIO;
 	ret = dev->fe_ops->dma_write ? dev->fe_ops->dma_write(dev->fe, iova,
 							      buf, len) :
 				       -ENODEV;

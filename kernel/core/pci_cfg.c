@@ -197,3 +197,22 @@ bool vgsp_cfg_msix_enabled(const struct vgsp_cfg *c)
 {
 	return get16(c, VGSP_CAP_MSIX + 2) & 0x8000;
 }
+
+bool vgsp_cfg_bus_master(const struct vgsp_cfg *c)
+{
+	return get16(c, CFG_COMMAND) & VGSP_CMD_MASTER;
+}
+
+/*
+ * May the function signal an interrupt now? MSI-X takes precedence
+ * (function mask holds it back), then MSI, else INTx unless the command
+ * register disables it.
+ */
+bool vgsp_cfg_irq_enabled(const struct vgsp_cfg *c)
+{
+	if (vgsp_cfg_msix_enabled(c))
+		return !(get16(c, VGSP_CAP_MSIX + 2) & 0x4000);
+	if (vgsp_cfg_msi_enabled(c))
+		return true;
+	return !(get16(c, CFG_COMMAND) & VGSP_CMD_INTX_DISABLE);
+}

@@ -47,8 +47,15 @@ void vgsp_cfg_reset(struct vgsp_cfg *cfg, const struct vgsp_profile *p);
 int vgsp_cfg_read(const struct vgsp_cfg *cfg, u32 off, void *buf, u32 len);
 int vgsp_cfg_write(struct vgsp_cfg *cfg, u32 off, const void *buf, u32 len);
 
+#define VGSP_CMD_MASTER		0x0004	/* Bus Master Enable */
+#define VGSP_CMD_INTX_DISABLE	0x0400
+
 u16 vgsp_cfg_command(const struct vgsp_cfg *cfg);
 bool vgsp_cfg_msi_enabled(const struct vgsp_cfg *cfg);
 bool vgsp_cfg_msix_enabled(const struct vgsp_cfg *cfg);
+/* Command bit 2: the only permission the device has to touch memory. */
+bool vgsp_cfg_bus_master(const struct vgsp_cfg *cfg);
+/* MSI-X (not function-masked), MSI, or INTx not disabled. */
+bool vgsp_cfg_irq_enabled(const struct vgsp_cfg *cfg);
 
 #endif /* VGSP_PCI_CFG_H */

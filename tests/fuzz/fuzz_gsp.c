@@ -149,6 +149,12 @@ static uint64_t t_now(void *ctx)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 static int t_reset(void *ctx) { vgsp_dev_reset(F.dev); return 0; }
+static int t_bus_master(void *ctx)
+{
+	static const u8 cmd[2] = { 0x06, 0 };	/* memory + bus master */
+
+	return vgsp_dev_cfg_write(F.dev, 4, cmd, 2);
+}
 
 static const u32 fuzz_regs[] = {
 	0x110000, 0x110004, 0x110010, 0x110014, 0x110040, 0x110100,
@@ -174,6 +180,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	F.t = (struct rp_transport){
 		.rd32 = t_rd32, .wr32 = t_wr32, .mem_alloc = t_alloc,
 		.wait_irq = t_wait, .now_ns = t_now, .reset = t_reset,
+		.bus_master = t_bus_master,
 	};
 	memcpy(F.t.uuid, uuid, 16);
 	client = rp_new(&F.t);

@@ -798,6 +798,10 @@ static int boot_to_init_done(struct rp_client *c)
 	int ret;
 
 	c->errors = 0;
+	if (!c->t->bus_master || c->t->bus_master(c->t->ctx)) {
+		bad(c, "bus master enable");
+		return -EIO;
+	}
 	build_memory(c);
 	T(c, "chip boot0=0x%08x boot42=0x%08x", rd(c, PMC_BOOT_0),
 	  rd(c, PMC_BOOT_42));

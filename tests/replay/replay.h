@@ -36,6 +36,12 @@ struct rp_transport {
 	 */
 	int (*mem_unmap)(void *ctx);
 	int (*mem_remap)(void *ctx);
+	/*
+	 * Set Bus Master Enable (and memory decode) in the command
+	 * register, as the driver's pci_set_master() does: without it the
+	 * device does no DMA. 0 or -errno.
+	 */
+	int (*bus_master)(void *ctx);
 	uint8_t uuid[16];	/* instance UUID (checks static info / GID) */
 };
 

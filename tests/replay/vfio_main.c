@@ -35,7 +35,7 @@
 
 struct vfio {
 	int container, group, fd, efd;
-	uint64_t bar0_off;
+	uint64_t bar0_off, cfg_off;
 	void *mem;
 	size_t size;
 };
@@ -124,6 +124,18 @@ static uint64_t v_now(void *ctx)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+/* pci_set_master(): memory decode + Bus Master Enable. */
+static int v_bus_master(void *ctx)
+{
+	struct vfio *v = ctx;
+	uint16_t cmd;
+
+	if (pread(v->fd, &cmd, 2, (off_t)(v->cfg_off + 4)) != 2)
+		return -EIO;
+	cmd |= 0x06;
+	return pwrite(v->fd, &cmd, 2, (off_t)(v->cfg_off + 4)) == 2 ? 0 : -EIO;
+}
+
 static int v_reset(void *ctx)
 {
 	struct vfio *v = ctx;
@@ -181,6 +193,10 @@ static int open_vfio(struct vfio *v, const char *uuid)
 	if (ioctl(v->fd, VFIO_DEVICE_GET_REGION_INFO, &ri))
 		return -errno;
 	v->bar0_off = ri.offset;
+	ri.index = VFIO_PCI_CONFIG_REGION_INDEX;
+	if (ioctl(v->fd, VFIO_DEVICE_GET_REGION_INFO, &ri))
+		return -errno;
+	v->cfg_off = ri.offset;
 
 	v->efd = eventfd(0, EFD_CLOEXEC);
 	if (v->efd < 0)
@@ -235,12 +251,13 @@ static int check_transcript(const struct rp_client *c, const char *mode,
 
 int main(int argc, char **argv)
 {
-	struct vfio v = { -1, -1, -1, -1, 0, NULL, 0 };
+	struct vfio v = { -1, -1, -1, -1, 0, 0, NULL, 0 };
 	struct rp_transport t = {
 		.ctx = &v, .rd32 = v_rd32, .wr32 = v_wr32,
 		.mem_alloc = v_mem_alloc, .wait_irq = v_wait_irq,
 		.now_ns = v_now, .reset = v_reset,
 		.mem_unmap = v_unmap, .mem_remap = v_remap,
+		.bus_master = v_bus_master,
 	};
 	const char *mode = argc > 2 ? argv[2] : "init";
 	struct rp_client *c;

@@ -797,6 +797,80 @@ static void test_raise_irq(void **state)
 	f->dev->fe_ops = saved;
 }
 
+static void cfg_wr16(struct vgsp_dev *dev, u32 off, u16 v)
+{
+	u8 b[2] = { (u8)v, (u8)(v >> 8) };
+
+	assert_int_equal(vgsp_dev_cfg_write(dev, off, b, 2), 0);
+}
+
+/*
+ * Review 1i: Bus Master Enable gates every device DMA (power-on and after
+ * reset it is off); the frontend is never asked while it is off.
+ */
+static void test_bme_gates_dma(void **state)
+{
+	struct fix *f = *state;
+	u8 b[4] = { 1, 2, 3, 4 };
+
+	assert_int_equal(vgsp_dev_dma_read(f->dev, FE_IOVA, b, 4), -EIO);
+	assert_int_equal(vgsp_dev_dma_write(f->dev, FE_IOVA, b, 4), -EIO);
+	assert_int_equal(f->dev->cnt.dma_blocked, 2);
+	assert_int_equal(f->dev->cnt.dma_errors, 2);
+	assert_int_equal(f->fe.dma_reads + f->fe.dma_writes, 0);
+	cfg_wr16(f->dev, 4, 0x0002);			/* memory only */
+	assert_int_equal(vgsp_dev_dma_read(f->dev, FE_IOVA, b, 4), -EIO);
+	cfg_wr16(f->dev, 4, 0x0006);			/* + bus master */
+	assert_int_equal(vgsp_dev_dma_write(f->dev, FE_IOVA, b, 4), 0);
+	assert_int_equal(vgsp_dev_dma_read(f->dev, FE_IOVA, b, 4), 0);
+	assert_int_equal(f->fe.dma_reads + f->fe.dma_writes, 2);
+	assert_int_equal(f->dev->cnt.dma_blocked, 3);
+	/* a device reset clears the command register: off again */
+	vgsp_dev_reset(f->dev);
+	assert_int_equal(vgsp_dev_dma_read(f->dev, FE_IOVA, b, 4), -EIO);
+	assert_int_equal(f->dev->cnt.dma_blocked, 4);
+}
+
+/*
+ * Review 1i: interrupts follow the guest's enables. INTx unless the
+ * command register disables it; MSI when enabled; MSI-X when enabled and
+ * not function-masked. Held-back raises are counted (irqs_gated).
+ */
+static void test_irq_enables_gate(void **state)
+{
+	struct fix *f = *state;
+	const u32 msi = VGSP_CAP_MSI + 2, msix = VGSP_CAP_MSIX + 2;
+	u8 b[2];
+	u16 msix_ctl;
+
+	f->fe.irq_ret = true;
+	vgsp_dev_raise_irq(f->dev, 0);			/* INTx allowed */
+	assert_int_equal(f->fe.nirqs, 1);
+	cfg_wr16(f->dev, 4, 0x0400);			/* INTx disabled */
+	vgsp_dev_raise_irq(f->dev, 0);
+	assert_int_equal(f->fe.nirqs, 1);
+	assert_int_equal(f->dev->cnt.irqs_gated, 1);
+	cfg_wr16(f->dev, msi, 0x0001);			/* MSI on */
+	vgsp_dev_raise_irq(f->dev, 0);
+	assert_int_equal(f->fe.nirqs, 2);
+	cfg_wr16(f->dev, msi, 0x0000);
+	assert_int_equal(vgsp_dev_cfg_read(f->dev, msix, b, 2), 0);
+	msix_ctl = (u16)(b[0] | b[1] << 8);
+	cfg_wr16(f->dev, msix, msix_ctl | 0xc000);	/* on, masked */
+	vgsp_dev_raise_irq(f->dev, 3);
+	assert_int_equal(f->fe.nirqs, 2);
+	assert_int_equal(f->dev->cnt.irqs_gated, 2);
+	cfg_wr16(f->dev, msix, (msix_ctl & ~0x4000) | 0x8000);	/* on */
+	vgsp_dev_raise_irq(f->dev, 3);
+	assert_int_equal(f->fe.nirqs, 3);
+	assert_int_equal(f->fe.irq_vec[2], 3);
+	cfg_wr16(f->dev, msix, msix_ctl & ~0xc000);	/* off: INTx disabled */
+	vgsp_dev_raise_irq(f->dev, 0);
+	assert_int_equal(f->fe.nirqs, 3);
+	assert_int_equal(f->dev->cnt.irqs_gated, 3);
+	assert_int_equal(f->dev->cnt.irqs_signalled, 3);
+}
+
 static void test_dma(void **state)
 {
 	struct fix *f = *state;
@@ -806,6 +880,9 @@ static void test_dma(void **state)
 	u8 out[16], in[16];
 	unsigned int i;
 
+	fake_bus_master(f->dev);
+	exp.cfg_reads++;
+	exp.cfg_writes++;
 	for (i = 0; i < sizeof(out); i++)
 		out[i] = (u8)(0xc0 + i);
 	assert_int_equal(vgsp_dev_dma_write(f->dev, FE_IOVA + 0x100, out,
@@ -860,8 +937,9 @@ static void test_view_counters(void **state)
 		"cfg_reads", "cfg_writes", "cfg_bad", "bar0_reads", "bar0_writes",
 		"bar0_unknown_reads", "bar0_unknown_writes", "bar0_bad",
 		"bar1_reads", "bar1_writes", "bar3_reads", "bar3_writes",
-		"bar_bad", "irqs_signalled", "irqs_suppressed", "resets",
-		"dma_reads", "dma_writes", "dma_errors", "dma_unmaps", "opens",
+		"bar_bad", "irqs_signalled", "irqs_suppressed", "irqs_gated",
+		"resets", "dma_reads", "dma_writes", "dma_errors",
+		"dma_blocked", "dma_unmaps", "opens",
 		"closes", "region_bad", "ioctl_bad",
 	};
 	struct fix *f = *state;
@@ -976,6 +1054,8 @@ int main(void)
 		T(test_reset),
 		T(test_raise_irq),
 		T(test_dma),
+		T(test_bme_gates_dma),
+		T(test_irq_enables_gate),
 		T(test_view_counters),
 		T(test_view_info),
 		T(test_view_bar0_unknown),

@@ -44,6 +44,7 @@ static int setup(void **state)
 	f->dev = vgsp_dev_create(vgsp_profile_find("h100-10g"), uuid, 8,
 				 &fake_fe_ops, &f->fe);
 	assert_non_null(f->dev);
+	fake_bus_master(f->dev);	/* sysmem PTEs are device DMA */
 	*state = f;
 	return 0;
 }

@@ -16,6 +16,7 @@
 
 #include "device.h"
 #include "os_user.h"
+#include "helpers/fake_fe.h"
 #include "gsp/gsp_priv.h"
 
 #define FSP_EMEMC0	0x8f2ac0
@@ -149,6 +150,7 @@ static int setup(void **state)
 	f->dev = vgsp_dev_create(vgsp_profile_find("h100-10g"), uuid, 8,
 				 &fx_ops, f);
 	assert_non_null(f->dev);
+	fake_bus_master(f->dev);
 	*state = f;
 	return 0;
 }

@@ -155,6 +155,18 @@ static int ip_reset(void *ctx)
 	return 0;
 }
 
+/* Command register: memory decode + Bus Master Enable. */
+static int ip_bus_master(void *ctx)
+{
+	struct inproc *ip = ctx;
+	u8 cmd[2];
+
+	if (vgsp_dev_cfg_read(ip->dev, 4, cmd, 2))
+		return -EIO;
+	cmd[0] |= 0x06;
+	return vgsp_dev_cfg_write(ip->dev, 4, cmd, 2);
+}
+
 /* As a frontend does on VFIO_IOMMU_UNMAP_DMA: accesses fail from now. */
 static int ip_unmap(void *ctx)
 {
@@ -190,6 +202,7 @@ static int setup(void **state)
 		.mem_alloc = ip_mem_alloc, .wait_irq = ip_wait_irq,
 		.now_ns = ip_now, .reset = ip_reset,
 		.mem_unmap = ip_unmap, .mem_remap = ip_remap,
+		.bus_master = ip_bus_master,
 	};
 	memcpy(ip->t.uuid, inst_uuid, 16);
 	*state = ip;

@@ -9,6 +9,7 @@
 #include <cmocka.h>
 
 #include "fake_fe.h"
+#include "device.h"
 
 /* Out-of-window or wrapping IOVAs fail like an unmapped guest page. */
 static int fe_range(struct fake_fe *fe, u64 iova, size_t len)
@@ -127,4 +128,13 @@ void show_core_view(struct vgsp_dev *dev, const char *name,
 		}
 	}
 	fail_msg("no core view named %s", name);
+}
+
+void fake_bus_master(struct vgsp_dev *dev)
+{
+	u8 cmd[2];
+
+	assert_int_equal(vgsp_dev_cfg_read(dev, 4, cmd, 2), 0);
+	cmd[0] |= 0x06;
+	assert_int_equal(vgsp_dev_cfg_write(dev, 4, cmd, 2), 0);
 }

@@ -30,6 +30,10 @@ extern const struct vgsp_fe_ops fake_fe_ops;
 void fake_fe_init(struct fake_fe *fe, u64 base, size_t size);
 void fake_fe_fini(struct fake_fe *fe);
 
+struct vgsp_dev;
+/* Memory decode + Bus Master Enable, as a driver's pci_set_master(). */
+void fake_bus_master(struct vgsp_dev *dev);
+
 /* A printer that appends to a NUL-terminated, growing heap string. */
 struct str_printer {
 	struct vgsp_printer p;

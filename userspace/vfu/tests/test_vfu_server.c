@@ -340,8 +340,22 @@ static void test_session(void **st)
 	recv_reply(sv[0], rb);
 	assert_int_equal(((struct vfu_hdr *)rb)->flags, VFU_F_TYPE_REPLY);
 
-	/* the core's DMA path reaches the client's memory by IOVA */
+	/* Bus Master Enable off (power-on): no DMA at all (review 1i) */
 	assert_int_equal(pwrite(mfd, &word, 4, 0x40), 4);
+	assert_int_not_equal(vgsp_dev_dma_read(s.dev, 0x100040, &got, 4), 0);
+	{
+		struct vfu_region_rw rw = { .offset = 4, .region = VFU_PCI_CONFIG,
+					    .count = 2 };
+		uint8_t p[16 + 2] = { 0 };
+
+		memcpy(p, &rw, 16);
+		p[16] = 0x06;		/* memory + bus master, as QEMU writes */
+		h = msg(buf, VFU_CMD_REGION_WRITE, p, sizeof(p), 0);
+		send_fd(sv[0], buf, h->size, -1);
+		recv_reply(sv[0], rb);
+		assert_int_equal(((struct vfu_hdr *)rb)->error, 0);
+	}
+	/* the core's DMA path reaches the client's memory by IOVA */
 	assert_int_equal(vgsp_dev_dma_read(s.dev, 0x100040, &got, 4), 0);
 	assert_int_equal(got, 0xfeedbeef);
 	assert_int_not_equal(vgsp_dev_dma_read(s.dev, 0x200000, &got, 4), 0);
