@@ -77,6 +77,61 @@ static void test_objects_tree_rules(void **state)
 	vgsp_obj_fini(&t);
 }
 
+static u64 mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (u64)ts.tv_sec * 1000000000ULL + (u64)ts.tv_nsec;
+}
+
+/*
+ * Review 1g: FREE scanned the table once per level and once per parent
+ * lookup (O(depth x n^2): 13 ms for a 15-deep chain in a full table, lock
+ * held). A full table with the chain laid out bottom-up (each child in a
+ * lower slot than its parent, the old code's worst case) must free in one
+ * scan: well under 1 ms (best of 5).
+ */
+static void test_objects_free_fast(void **state)
+{
+	struct vgsp_objtab t;
+	u64 best = ~0ULL;
+	unsigned int run, i, depth = VGSP_OBJ_MAX_DEPTH - 1;
+
+	vgsp_os_user_init();
+	assert_int_equal(vgsp_obj_init(&t), 0);
+	for (run = 0; run < 5; run++) {
+		u64 t0;
+
+		vgsp_obj_clear(&t);
+		t.high = 0;
+		assert_int_equal(vgsp_obj_alloc(&t, 1, 1, 1, 0, VGSP_OBJ_ROOT), 0);
+		/* fillers 1..: slots 1..1023 */
+		for (i = 1; i < VGSP_OBJ_MAX; i++)
+			assert_int_equal(vgsp_obj_alloc(&t, 1, 1, 5000 + i, 0x50a0,
+							VGSP_OBJ_OTHER), 0);
+		/* the chain, each link in the slot below its parent's */
+		for (i = 0; i < depth; i++) {
+			assert_int_equal(vgsp_obj_free(&t, 1, 5000 + depth - i), 1);
+			assert_int_equal(vgsp_obj_alloc(&t, 1, i ? 100 + i - 1 : 1,
+							100 + i, 0x50a0,
+							VGSP_OBJ_OTHER), 0);
+		}
+		assert_int_equal(t.used, VGSP_OBJ_MAX);
+		t0 = mono_ns();
+		assert_int_equal(vgsp_obj_free(&t, 1, 100), (int)depth);
+		t0 = mono_ns() - t0;
+		if (t0 < best)
+			best = t0;
+		assert_null(vgsp_obj_find(&t, 1, 100 + depth - 1));
+		assert_non_null(vgsp_obj_find(&t, 1, 5000 + depth + 1));
+	}
+	print_message("free of a %u-deep chain in a full table: %llu ns\n",
+		      depth, (unsigned long long)best);
+	assert_true(best < 1000000);
+	vgsp_obj_fini(&t);
+}
+
 static void test_objects_limits(void **state)
 {
 	struct vgsp_objtab t;
@@ -383,6 +438,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_objects_tree_rules),
 		cmocka_unit_test(test_objects_limits),
+		cmocka_unit_test(test_objects_free_fast),
 		cmocka_unit_test_setup_teardown(test_fsp_emem_and_refusals,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fsp_queue_bounds_do_not_wrap,

@@ -184,6 +184,7 @@ enum vgsp_obj_err {
 
 struct vgsp_obj {
 	u32 client, parent, handle, cls;
+	u16 pidx;		/* slot of the parent (not for a root) */
 	u8 kind;
 	u8 depth;
 	bool dying;

@@ -104,6 +104,8 @@ enum vgsp_obj_err vgsp_obj_alloc(struct vgsp_objtab *t, u32 client,
 			o->cls = cls;
 			o->kind = kind;
 			o->depth = p ? p->depth + 1 : 0;
+			/* A live object's parent stays live: free is a subtree. */
+			o->pidx = p ? (u16)(p - t->o) : 0;
 			o->used = true;
 			t->used++;
 			t->allocs++;
@@ -114,54 +116,44 @@ enum vgsp_obj_err vgsp_obj_alloc(struct vgsp_objtab *t, u32 client,
 	return err;
 }
 
-static bool parent_dying(struct vgsp_objtab *t, const struct vgsp_obj *c)
+/* Is @c below @o? Up the parent slots, at most the depth cap of steps. */
+static bool below(const struct vgsp_objtab *t, const struct vgsp_obj *c,
+		  const struct vgsp_obj *o)
 {
-	unsigned int j;
+	unsigned int d = c->depth;
 
-	for (j = 0; j < t->high; j++) {
-		const struct vgsp_obj *p = &t->o[j];
-
-		if (p->used && p->dying && p->client == c->client &&
-		    p->handle == c->parent)
-			return true;
+	if (d <= o->depth || d > VGSP_OBJ_MAX_DEPTH)
+		return false;
+	while (d-- > o->depth) {
+		c = &t->o[c->pidx];
+		if (!c->used)
+			return false;	/* cannot happen: parents outlive */
 	}
-	return false;
+	return c == o;
 }
 
 /*
- * Free an object and everything below it. Freeing a client takes all its
- * objects in one pass; otherwise each pass marks the children of what the
- * previous pass marked, and the depth cap bounds the number of passes.
+ * Free an object and everything below it in one scan of the table (each
+ * object's ancestry is followed by parent slot, depth-capped): O(n), not
+ * one scan per level and per parent lookup, under the device lock.
  */
 int vgsp_obj_free(struct vgsp_objtab *t, u32 client, u32 handle)
 {
 	struct vgsp_obj *o = vgsp_obj_find(t, client, handle);
-	unsigned int i, pass, freed = 0;
-	bool more = true;
+	unsigned int i, freed = 0;
 
 	if (!o) {
 		t->refused++;
 		return -ENOENT;
 	}
-	o->dying = true;
-	if (o->kind == VGSP_OBJ_ROOT) {
-		for (i = 0; i < t->high; i++)
-			if (t->o[i].used && t->o[i].client == client)
-				t->o[i].dying = true;
-		more = false;
-	}
-	for (pass = 0; more && pass <= VGSP_OBJ_MAX_DEPTH; pass++) {
-		more = false;
-		for (i = 0; i < t->high; i++) {
-			struct vgsp_obj *c = &t->o[i];
+	for (i = 0; i < t->high; i++) {
+		struct vgsp_obj *c = &t->o[i];
 
-			if (c->used && !c->dying && c->client == client &&
-			    c->kind != VGSP_OBJ_ROOT && parent_dying(t, c)) {
-				c->dying = true;
-				more = true;
-			}
-		}
+		if (c->used && c->client == client &&
+		    (o->kind == VGSP_OBJ_ROOT || below(t, c, o)))
+			c->dying = true;
 	}
+	o->dying = true;
 	for (i = 0; i < t->high; i++) {
 		if (t->o[i].used && t->o[i].dying) {
 			memset(&t->o[i], 0, sizeof(t->o[i]));
