@@ -658,9 +658,15 @@ int vfu_serve(struct vfu_server *s, int fd)
 			s->bytes_out += rlen;
 		}
 	}
-	/* Per the spec: drop the client's memory and eventfds, keep the device. */
-	vfu_dma_remove_all(&s->dma, dev_unmapped, s);
+	/*
+	 * Drop the client's memory and eventfds, and reset the device (as
+	 * vgsp.ko does on close): with --persist the next client must not
+	 * see this one's FB, BARs, config or GSP state (review 1d). Reset
+	 * first, so the GSP worker stops using the memory before it goes.
+	 */
 	vfu_irqs_close_all(&s->irqs);
+	vgsp_dev_reset(s->dev);
+	vfu_dma_remove_all(&s->dma, dev_unmapped, s);
 	bump_dev(s, &s->dev->cnt.closes);
 	tlog(s, "client gone (%d)", ret);
 	if (s->log)

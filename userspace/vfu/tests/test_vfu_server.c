@@ -398,6 +398,46 @@ static void test_session(void **st)
 	close(mfd);
 }
 
+/*
+ * Review 1d: with --persist the next client got the previous client's
+ * BAR1/FB contents, config space and GSP state. A disconnect resets the
+ * device, as vgsp.ko does on close.
+ */
+static void test_persist_resets(void **st)
+{
+	int sv[2];
+	pthread_t th;
+	uint8_t buf[256], rb[256], v[4] = { 0 }, cmd[2];
+	struct vfu_region_rw rw = { .offset = 4, .region = VFU_PCI_CONFIG, .count = 2 };
+	uint8_t p[16 + 2] = { 0 };
+	uint64_t word = 0x1122334455667788ull, got = 0, resets = s.dev->cnt.resets;
+	struct vfu_hdr *h;
+
+	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+	assert_int_equal(pthread_create(&th, NULL, serve_thread, &sv[1]), 0);
+	h = msg(buf, VFU_CMD_VERSION, v, 4, 0);
+	send_fd(sv[0], buf, h->size, -1);
+	recv_reply(sv[0], rb);
+	memcpy(p, &rw, 16);
+	p[16] = 0x06;
+	h = msg(buf, VFU_CMD_REGION_WRITE, p, sizeof(p), 0);
+	send_fd(sv[0], buf, h->size, -1);
+	recv_reply(sv[0], rb);
+	assert_int_equal(vgsp_dev_bar_write(s.dev, VGSP_BAR1, 0x1000, &word, 8), 0);
+	assert_int_equal(vgsp_dev_cfg_read(s.dev, 4, cmd, 2), 0);
+	assert_int_equal(cmd[0], 0x06);
+	/* the client goes away */
+	close(sv[0]);
+	assert_int_equal(pthread_join(th, NULL), 0);
+	close(sv[1]);
+
+	assert_int_equal(s.dev->cnt.resets, resets + 1);
+	assert_int_equal(vgsp_dev_cfg_read(s.dev, 4, cmd, 2), 0);
+	assert_int_equal(cmd[0] | cmd[1], 0);
+	assert_int_equal(vgsp_dev_bar_read(s.dev, VGSP_BAR1, 0x1000, &got, 8), 0);
+	assert_int_equal(got, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -407,6 +447,7 @@ int main(void)
 		cmocka_unit_test(test_fds_on_wrong_command),
 		cmocka_unit_test(test_fuzz_dispatch),
 		cmocka_unit_test(test_session),
+		cmocka_unit_test(test_persist_resets),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
