@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /* Client-memory windows for DMA by IOVA (see dma.h). */
+#define _GNU_SOURCE		/* F_GET_SEALS */
 #include <errno.h>
+#include <fcntl.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/mman.h>
@@ -31,13 +33,23 @@ int vfu_dma_add(struct vfu_dma *d, const struct vfu_dma_map *m, int fd)
 	}
 	if (fd >= 0) {
 		struct stat st;
-		int prot = PROT_READ;
+		int prot = PROT_READ, seals;
 
 		/* A window past the end of the file would SIGBUS on access. */
 		if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
 		    (uint64_t)st.st_size < m->offset + m->size) {
 			close(fd);
 			return -EINVAL;
+		}
+		/*
+		 * ... and so would one the client shrinks later: only files
+		 * sealed against shrinking (QEMU's memory-backend-memfd,
+		 * seal=on by default) are mapped (review 1e).
+		 */
+		seals = fcntl(fd, F_GET_SEALS);
+		if (seals < 0 || !(seals & F_SEAL_SHRINK)) {
+			close(fd);
+			return -EPERM;
 		}
 		if (m->flags & VFU_DMA_F_WRITE)
 			prot |= PROT_WRITE;

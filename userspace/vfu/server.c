@@ -211,6 +211,9 @@ static int h_dma_map(struct vfu_server *s, const uint8_t *p, size_t plen,
 		ret = vfu_dma_add(&s->dma, &m, nfds ? fds[0] : -1);
 		if (nfds)
 			fds[0] = -1;	/* consumed by vfu_dma_add */
+		if (ret == -EPERM)
+			fprintf(stderr, "vgsp-vfu: DMA_MAP iova=0x%llx refused: the memory file is not sealed with F_SEAL_SHRINK (use memory-backend-memfd with seal=on, the default)\n",
+				(unsigned long long)m.iova);
 	}
 	tlog(s, "DMA_MAP iova=0x%llx size=0x%llx off=0x%llx flags=%u fd=%s -> %d",
 	     (unsigned long long)m.iova, (unsigned long long)m.size,

@@ -8,17 +8,20 @@
 #include <string.h>
 #include <errno.h>
 #include <pthread.h>
+#include <fcntl.h>
 #include <unistd.h>
 #include <sys/mman.h>
 #include <cmocka.h>
 #include "dma.h"
 
+/* Sealed against shrinking, as QEMU's memory-backend-memfd makes them. */
 static int memfd(size_t size)
 {
-	int fd = memfd_create("vfu-test", 0);
+	int fd = memfd_create("vfu-test", MFD_ALLOW_SEALING);
 
 	assert_true(fd >= 0);
 	assert_int_equal(ftruncate(fd, (off_t)size), 0);
+	assert_int_equal(fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW), 0);
 	return fd;
 }
 
@@ -105,6 +108,32 @@ static void test_bad_windows(void **st)
 	close(fd);
 }
 
+/*
+ * Review 1e: a file the client may shrink after DMA_MAP would SIGBUS the
+ * server on the next access. Unsealed files are refused; a sealed one
+ * cannot shrink, so its window stays valid.
+ */
+static void test_unsealed_refused(void **st)
+{
+	struct vfu_dma_map m = { .argsz = 32, .flags = 3, .offset = 0,
+				 .iova = 0x10000, .size = 0x2000 };
+	int fd = memfd_create("vfu-unsealed", 0), sealed = memfd(0x2000);
+	uint32_t r = 0;
+
+	vfu_dma_init(&d);
+	assert_true(fd >= 0);
+	assert_int_equal(ftruncate(fd, 0x2000), 0);
+	assert_int_equal(vfu_dma_add(&d, &m, dup(fd)), -EPERM);
+	assert_int_equal(d.n, 0);
+	/* the old behaviour: mapped, shrunk, and the next read is SIGBUS */
+	assert_int_equal(vfu_dma_add(&d, &m, dup(sealed)), 0);
+	assert_int_not_equal(ftruncate(sealed, 0), 0);
+	assert_int_equal(vfu_dma_rw(&d, 0x11ffc, &r, 4, false), 0);
+	vfu_dma_remove_all(&d, NULL, NULL);
+	close(fd);
+	close(sealed);
+}
+
 static unsigned int cb_calls;
 static void count_cb(void *arg, uint64_t iova, uint64_t size)
 {
@@ -175,6 +204,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_map_rw),
+		cmocka_unit_test(test_unsealed_refused),
 		cmocka_unit_test(test_bad_windows),
 		cmocka_unit_test(test_remove_all_cb),
 		cmocka_unit_test(test_concurrent_unmap),

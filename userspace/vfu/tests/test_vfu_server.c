@@ -12,6 +12,7 @@
 #include <string.h>
 #include <errno.h>
 #include <pthread.h>
+#include <fcntl.h>
 #include <unistd.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
@@ -315,7 +316,7 @@ static size_t recv_reply(int sock, uint8_t *buf)
 
 static void test_session(void **st)
 {
-	int sv[2], mfd = memfd_create("guest-ram", 0);
+	int sv[2], mfd = memfd_create("guest-ram", MFD_ALLOW_SEALING);
 	pthread_t th;
 	uint8_t buf[256], rb[256];
 	struct vfu_dma_map m = { .argsz = 32, .flags = 3, .offset = 0,
@@ -327,6 +328,8 @@ static void test_session(void **st)
 	struct vfu_hdr *h;
 
 	assert_int_equal(ftruncate(mfd, 0x10000), 0);
+	/* sealed as QEMU's memory-backend-memfd does (seal=on) */
+	assert_int_equal(fcntl(mfd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW), 0);
 	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
 	assert_int_equal(pthread_create(&th, NULL, serve_thread, &sv[1]), 0);
 
