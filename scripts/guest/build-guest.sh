@@ -5,7 +5,8 @@
 # firmware the driver requests, and a busybox initramfs whose /init loads nvidia.ko, runs
 # nvidia-smi and prints a verdict. Every stage is cached by version under .cache/guest/.
 #
-# usage: scripts/guest/build-guest.sh        prints "KERNEL=<path>" and "INITRD=<path>" at the end
+# usage: scripts/guest/build-guest.sh        prints "KERNEL=<path>", "INITRD=<path>" and
+#                                            "NV_VER=<guest driver version>" at the end
 # env:   NV_VER (535.261.03)  JOBS (nproc)
 set -eu
 VGSP_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -74,29 +75,43 @@ if [ ! -e "$NVDIR/.done" ]; then
 fi
 
 # --- 3. guest userspace + firmware -----------------------------------------------------------
+# libnvidia-ptxjitcompiler1: libcuda's PTX JIT (cuModuleLoadData of PTX, rung 2's cudacheck).
+# The package list is the cache key: .done holds the list it was unpacked from, so adding a
+# package here re-unpacks (a few seconds) without touching the other stages.
 USR="$GUEST_CACHE/guest-user-$NV_VER"
-if [ ! -e "$USR/.done" ]; then
+USER_PKGS="nvidia-smi=$NV_VER-1 libnvidia-ml1=$NV_VER-1 libcuda1=$NV_VER-1
+ libnvidia-ptxjitcompiler1=$NV_VER-1 firmware-nvidia-gsp=$NV_VER-1 busybox-static libc6"
+if [ "$(cat "$USR/.done" 2>/dev/null)" != "$USER_PKGS" ]; then
 	t0=$(now)
 	d="$GUEST_CACHE/debs/guest-user-$NV_VER"
-	apt_fetch "$d" "nvidia-smi=$NV_VER-1" "libnvidia-ml1=$NV_VER-1" "libcuda1=$NV_VER-1" \
-		"firmware-nvidia-gsp=$NV_VER-1" busybox-static libc6
+	# shellcheck disable=SC2086 # a list of packages
+	apt_fetch "$d" $USER_PKGS
 	rm -rf "$USR"; mkdir -p "$USR"
 	for f in "$d"/*.deb; do dpkg -x "$f" "$USR"; done
-	touch "$USR/.done"
+	echo "$USER_PKGS" > "$USR/.done"
 	log "guest userspace unpacked in $(( $(now) - t0 )) s"
 fi
+[ -n "$(find "$USR/usr/lib/x86_64-linux-gnu" -name 'libnvidia-ptxjitcompiler.so.*' | head -1)" ] ||
+	{ log "no libnvidia-ptxjitcompiler.so in libnvidia-ptxjitcompiler1"; exit 1; }
 FW="lib/firmware/nvidia/$NV_VER/gsp_ga10x.bin"
 [ -f "$USR/$FW" ] || { log "missing $FW in firmware-nvidia-gsp"; exit 1; }
 
 # --- 4. initramfs ----------------------------------------------------------------------------
-# Rebuilt when any input (or this script, or init) is newer than the cpio.
+# Rebuilt when any input (this script, init, a guest program, the modules, the unpacked
+# userspace) is newer than the cpio.
 OUT="$GUEST_CACHE/initrd-$NV_VER-$KREL.cpio"
 CUTEST="$GUEST_CACHE/cuinit-test"
+CUCHECK="$GUEST_CACHE/cudacheck"
 if [ ! -x "$CUTEST" ] || newer "$VGSP_ROOT/scripts/guest/cuinit.c" "$CUTEST"; then
 	gcc -O2 -Wall -Wextra -Werror -o "$CUTEST" "$VGSP_ROOT/scripts/guest/cuinit.c" -ldl
 fi
+if [ ! -x "$CUCHECK" ] || newer "$VGSP_ROOT/scripts/guest/cudacheck.c" "$CUCHECK"; then
+	gcc -std=c11 -O2 -Wall -Wextra -Werror -o "$CUCHECK.tmp" \
+		"$VGSP_ROOT/scripts/guest/cudacheck.c" -ldl && mv "$CUCHECK.tmp" "$CUCHECK"
+fi
 if [ ! -e "$OUT" ] || newer "$VGSP_ROOT/scripts/guest/init.sh" "$OUT" || newer "$0" "$OUT" ||
-   newer "$NVDIR/.done" "$OUT" || newer "$CUTEST" "$OUT"; then
+   newer "$NVDIR/.done" "$OUT" || newer "$CUTEST" "$OUT" || newer "$CUCHECK" "$OUT" ||
+   newer "$USR/.done" "$OUT"; then
 	t0=$(now)
 	R="$GUEST_CACHE/initrd-root"
 	rm -rf "$R"; mkdir -p "$R/bin" "$R/lib/vgsp" "$R/lib/firmware/nvidia/$NV_VER" "$R/lib64" \
@@ -122,6 +137,7 @@ if [ ! -e "$OUT" ] || newer "$VGSP_ROOT/scripts/guest/init.sh" "$OUT" || newer "
 	cp "$USR/$FW" "$R/$FW"
 	cp "$USR/usr/lib/nvidia/current/nvidia-smi" "$R/usr/bin/"
 	cp "$CUTEST" "$R/usr/bin/cuinit-test"
+	cp "$CUCHECK" "$R/usr/bin/cudacheck"
 	cp -a "$USR"/usr/lib/x86_64-linux-gnu/libnvidia-ml.so* "$USR"/usr/lib/x86_64-linux-gnu/libcuda.so* \
 		"$R/usr/lib/x86_64-linux-gnu/" 2>/dev/null || true
 	cp -a "$USR"/usr/lib/x86_64-linux-gnu/nvidia/current/* "$R/usr/lib/x86_64-linux-gnu/" 2>/dev/null || true
@@ -137,3 +153,4 @@ if [ ! -e "$OUT" ] || newer "$VGSP_ROOT/scripts/guest/init.sh" "$OUT" || newer "
 fi
 echo "KERNEL=$VMLINUZ"
 echo "INITRD=$OUT"
+echo "NV_VER=$NV_VER"

@@ -1,8 +1,13 @@
 #!/bin/busybox sh
-# /init of the rung-1 guest initramfs (built by scripts/guest/build-guest.sh).
+# /init of the rung-1/rung-2 guest initramfs (built by scripts/guest/build-guest.sh).
 # Loads nvidia.ko, creates device nodes by hand (no udev, no nvidia-modprobe), runs nvidia-smi and
 # a cuInit probe, prints a one-line verdict and powers off. The verdict looks for a "GPU 0:" line
 # from `nvidia-smi -L`: its exit code is 0 even when it prints "No devices found".
+# Kernel arguments: rung1.nvopts=a=b,c=d (insmod options; rung2.uvmopts= the same for
+# nvidia-uvm.ko, e.g. uvm_debug_prints=1), rung1.cuinit=1 (cuinit-test after
+# nvidia-smi), rung2=1 (rung-2 mode: nvidia.ko and nvidia-uvm.ko, their nodes as
+# nvidia-modprobe makes them, nvidia-smi -L, then cudacheck with rung2.args=a,b,... as its
+# arguments; lines are prefixed "rung2:" and the verdict is rung 2's).
 /bin/busybox --install -s /bin
 export PATH=/bin:/usr/bin
 mount -t proc proc /proc
@@ -10,10 +15,27 @@ mount -t sysfs sys /sys
 mount -t devtmpfs dev /dev
 mkdir -p /tmp && mount -t tmpfs tmp /tmp
 t() { cut -d' ' -f1 /proc/uptime; }
-say() { echo "rung1: [$(t)] $*"; }
-
 arg() { sed -n "s/.*\\b$1=\\([^ ]*\\).*/\\1/p" /proc/cmdline; }
 NVOPTS=$(arg rung1.nvopts | tr ',' ' ')
+UVMOPTS=$(arg rung2.uvmopts | tr ',' ' ')
+RUNG=1; [ "$(arg rung2)" = 1 ] && RUNG=2
+say() { echo "rung$RUNG: [$(t)] $*"; }
+
+# nvidia-uvm.ko and its nodes as nvidia-modprobe creates them: the major
+# from /proc/devices "nvidia-uvm", minor 0 nvidia-uvm, minor 1 nvidia-uvm-tools.
+load_uvm() {
+	say "insmod nvidia-uvm.ko $UVMOPTS"
+	# shellcheck disable=SC2086
+	insmod /lib/vgsp/nvidia-uvm.ko $UVMOPTS; say "insmod nvidia-uvm rc=$?"
+	umaj=$(awk '$2 == "nvidia-uvm" { print $1; exit }' /proc/devices)
+	if [ -n "$umaj" ]; then
+		mknod -m 666 /dev/nvidia-uvm c "$umaj" 0
+		mknod -m 666 /dev/nvidia-uvm-tools c "$umaj" 1
+		say "nvidia-uvm device nodes: major $umaj"
+	else
+		say "nvidia-uvm not in /proc/devices"
+	fi
+}
 
 say "guest up, kernel $(uname -r)"
 # busybox lspci has no -nn; read the IDs from sysfs.
@@ -37,9 +59,20 @@ if [ -n "$maj" ]; then
 	say "device nodes: major $maj"
 	cat /proc/driver/nvidia/version 2>/dev/null
 	ls /proc/driver/nvidia/gpus/ 2>/dev/null
+	# Rung 2: nvidia-uvm is loaded before any client, as on a booted system.
+	[ "$RUNG" = 2 ] && load_uvm
 	say "nvidia-smi -L"
 	nvidia-smi -L > /tmp/smi-L.txt 2>&1; rc=$?
 	cat /tmp/smi-L.txt; say "nvidia-smi -L rc=$rc"
+fi
+if [ -n "$maj" ] && [ "$RUNG" = 2 ]; then
+	# cudacheck's lines go to the console as they come (a hang keeps them).
+	say "cudacheck $(arg rung2.args | tr ',' ' ')"
+	# shellcheck disable=SC2046 # rung2.args is a comma-separated word list
+	{ cudacheck $(arg rung2.args | tr ',' ' ') 2>&1; echo "$?" > /tmp/cudacheck.rc; } |
+		tee /tmp/cudacheck.txt
+	say "cudacheck rc=$(cat /tmp/cudacheck.rc)"
+elif [ -n "$maj" ]; then
 	say "nvidia-smi -q"
 	# Full output kept and its exit status checked: rung 1 needs -q to
 	# complete, not just to start.
@@ -48,20 +81,48 @@ if [ -n "$maj" ]; then
 	say "nvidia-smi -q rc=$qrc lines=$(wc -l < /tmp/smi-q.txt)"
 	if [ "$(arg rung1.cuinit)" = 1 ]; then
 		# libcuda needs nvidia-uvm and its nodes (dynamic major).
-		insmod /lib/vgsp/nvidia-uvm.ko; say "insmod nvidia-uvm rc=$?"
-		umaj=$(awk '$2 == "nvidia-uvm" { print $1; exit }' /proc/devices)
-		if [ -n "$umaj" ]; then
-			mknod -m 666 /dev/nvidia-uvm c "$umaj" 0
-			mknod -m 666 /dev/nvidia-uvm-tools c "$umaj" 1
-		fi
+		load_uvm
 		say "cuinit-test"; cuinit-test; say "cuinit-test rc=$?"
 	fi
 else
 	say "nvidia not in /proc/devices:"; cat /proc/devices
 fi
 
-say "kernel log (NVRM / nvidia / drm):"
-dmesg | grep -iE 'NVRM|nvidia|Xid|01:00\.0|drm' | sed 's/^/dmesg: /'
+say "kernel log (NVRM / nvidia / nvidia-uvm / drm):"
+dmesg | grep -iE 'NVRM|nvidia|uvm|Xid|01:00\.0|drm|cudacheck' | sed 's/^/dmesg: /'
+if [ "$RUNG" = 2 ]; then
+	# Rung 2: nvidia-smi -L lists the GPU, cudacheck passed every check (its
+	# launch is expected to fail cleanly on sim), and neither an Xid nor an
+	# nvidia-uvm error came before the launch (an Xid for the failed launch's
+	# channel is what real hardware logs; cudacheck writes "launch begins" to
+	# /dev/kmsg so the two can be told apart).
+	s=$(grep '^cudacheck: summary' /tmp/cudacheck.txt 2>/dev/null | tail -1)
+	v() { echo "$s" | sed -n "s/.* $1=\([^ ]*\).*/\1/p"; }
+	cu=$(v cuInit) nv=$(v copies_verified) nf=$(v failed)
+	early=$(dmesg | awk '/cudacheck: launch begins/ { exit } { print }')
+	xid=$(echo "$early" | grep -m1 'Xid' | sed 's/^\[ *[0-9.]*\] //')
+	uerr=$(echo "$early" | grep -m1 -iE 'nvidia-uvm.*(error|fail)|uvm.*: (error|failed)' | sed 's/^\[ *[0-9.]*\] //')
+	launch=$(grep -m1 '^cudacheck: launch ' /tmp/cudacheck.txt 2>/dev/null | sed 's/^cudacheck: launch //')
+	firstfail=$(grep -m1 '^cudacheck: .* FAIL' /tmp/cudacheck.txt 2>/dev/null | sed 's/^cudacheck: //')
+	if ! grep -q '^GPU 0: .*(UUID: GPU-' /tmp/smi-L.txt 2>/dev/null; then
+		say "VERDICT FAIL: nvidia-smi -L listed no GPU"
+	elif [ -z "$s" ]; then
+		say "VERDICT FAIL: cudacheck printed no summary (rc=$(cat /tmp/cudacheck.rc 2>/dev/null))"
+	elif [ "$cu" != 0 ]; then
+		en=$(grep -m1 '^cudacheck: cuInit ' /tmp/cudacheck.txt | sed -n 's/.*(\(CUDA_[A-Z_]*\)).*/\1/p')
+		say "VERDICT FAIL: cuInit $cu ${en:-(${firstfail:-no FAIL line})}${uerr:+; $uerr}${xid:+; $xid}"
+	elif [ "$nf" != 0 ] || [ "$(cat /tmp/cudacheck.rc)" != 0 ]; then
+		say "VERDICT FAIL: cuInit 0, $nv copies verified, $nf failed (first: ${firstfail:-?})"
+	elif [ -n "$xid" ]; then
+		say "VERDICT FAIL: cuInit 0, $nv copies verified, but before the launch: $xid"
+	elif [ -n "$uerr" ]; then
+		say "VERDICT FAIL: cuInit 0, $nv copies verified, but: $uerr"
+	else
+		say "VERDICT PASS: cuInit 0, $nv copies verified, launch ${launch:-not run}"
+	fi
+	sync
+	poweroff -f
+fi
 # Rung 1: -L names the vGPU with a UUID, -q completes (exit 0, a product
 # name printed), and the driver logged no Xid.
 if ! grep -q '^GPU 0: .*(UUID: GPU-' /tmp/smi-L.txt 2>/dev/null; then
@@ -71,7 +132,7 @@ elif [ "${qrc:-1}" != 0 ] || ! grep -q 'Product Name' /tmp/smi-q.txt; then
 elif dmesg | grep -q 'Xid'; then
 	say "VERDICT FAIL: Xid in the kernel log"
 else
-	say "VERDICT PASS: $(grep '^GPU 0:' /tmp/smi-L.txt)"
+	say "VERDICT PASS: $(grep '^GPU 0:' /tmp/smi-L.txt), nvidia-smi -q rc=0 ($(wc -l < /tmp/smi-q.txt) lines), no Xid"
 fi
 sync
 poweroff -f
