@@ -49,7 +49,7 @@ all) kernels="6.12 6.1" ;;
 esac
 
 host_setup() {
-	apt_install $HOST_PKGS mdevctl libcmocka-dev libjansson-dev clang libclang-rt-14-dev sparse perl
+	apt_install $HOST_PKGS mdevctl libcmocka-dev libjansson-dev libpci-dev pkg-config clang libclang-rt-14-dev sparse perl
 	need qemu-system-x86_64 busybox cpio make gcc xz modinfo flock
 	mkdir -p "$BUILD/logs"
 }

@@ -51,6 +51,8 @@ run_unit_suites() {
 		_sp=${_sp%/}
 		has_target "$_sp" test && run_make_suite "userspace-${_sp##*/}" "$_sp" test
 	done
+	# Host tools with a test target (vgsp-smi: fake sysfs/debugfs tree, schema).
+	has_target "$ROOT/tools/vgsp-smi" test && run_make_suite tools-vgsp-smi "$ROOT/tools/vgsp-smi" test
 	return 0
 }
 

@@ -235,9 +235,11 @@ run vjunk --vfu-stats "$T/junk"
 eq vfu.junk.exit "$RC" 1
 one_error vfu.junk.line "$T/vjunk.err" "is not a vgsp-vfu stats file"
 
-# A live vgsp-vfu, when it is built (make -C userspace/vfu).
-VFU=$ROOT/build/vfu/vgsp-vfu
-if [ -x "$VFU" ]; then
+# A live vgsp-vfu, when one is built (make -C userspace/vfu, or the rung-1
+# rig's cached build), or VGSP_VFU names one.
+VFU=${VGSP_VFU:-$ROOT/build/vfu/vgsp-vfu}
+[ -x "$VFU" ] || VFU=$(ls -t "$ROOT"/.cache/guest/vfu-*/vgsp-vfu 2>/dev/null | head -n 1)
+if [ -n "$VFU" ] && [ -x "$VFU" ]; then
 	"$VFU" --socket "$T/vfu.sock" --stats "$T/live.stats" --uuid 11111111-2222-4333-8444-555555555555 \
 		> "$T/vfu.log" 2>&1 &
 	VFU_PID=$!
@@ -251,7 +253,7 @@ if [ -x "$VFU" ]; then
 	schema vfu.live.dmon.schema dmon "$T/livedm.out" --lines
 	kill "$VFU_PID" 2>/dev/null; wait "$VFU_PID" 2>/dev/null; VFU_PID=
 else
-	skip vfu.live "no $VFU (make -C userspace/vfu)"
+	skip vfu.live "no vgsp-vfu built (make -C userspace/vfu)"
 fi
 
 # ---- dmon -------------------------------------------------------------------------
