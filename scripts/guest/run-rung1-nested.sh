@@ -13,8 +13,10 @@
 #            gets that minus 300 s. --head: build kernel/ as in HEAD.
 # --qemu: inner QEMU (default the host's /usr/bin/qemu-system-x86_64).
 # Results: .cache/guest/runs-nested/<UTC stamp>/{console.log,inner.txt,
-#          views.txt,summary.txt}; last line "1 passed, 0 failed" or
-#          "0 passed, 1 failed"; exit 0 only on PASS.
+#          views.txt,summary.txt}; then "1 passed, 0 failed" or
+#          "0 passed, 1 failed", and the last line, for the ladder:
+#          "RUNG 1 kernel <guest driver version> PASS|FAIL: <evidence>";
+#          exit 0 only on PASS.
 set -eu
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 . "$ROOT/scripts/lib/common.sh"
@@ -36,7 +38,7 @@ need qemu-system-x86_64 busybox cpio make gcc modinfo
 t_all=$(now)
 
 t=$(now)
-eval "$("$ROOT/scripts/guest/build-guest.sh" 2>/dev/null | grep -E '^(KERNEL|INITRD)=')"
+eval "$("$ROOT/scripts/guest/build-guest.sh" 2>/dev/null | grep -E '^(KERNEL|INITRD|NV_VER)=')"
 [ -f "${KERNEL:-}" ] && [ -f "${INITRD:-}" ] || die "build-guest.sh gave no KERNEL/INITRD"
 # vm_initramfs below sets INITRD (the outer one): keep the guest's apart.
 GKERNEL=$KERNEL GINITRD=$INITRD
@@ -132,7 +134,9 @@ inner_s=$(sed -n 's/.*inner-seconds \([0-9]*\).*/\1/p' "$RUN/console.txt")
 } > "$RUN/summary.txt"
 cat "$RUN/summary.txt"
 echo "run-rung1-nested: results in $RUN"
+rung="RUNG 1 kernel ${NV_VER:-535.261.03} $verdict"
+echo "$rung" >> "$RUN/summary.txt"
 case $verdict in
-PASS*) echo "1 passed, 0 failed"; exit 0 ;;
-*) echo "0 passed, 1 failed"; exit 1 ;;
+PASS*) echo "1 passed, 0 failed"; echo "$rung"; exit 0 ;;
+*) echo "0 passed, 1 failed"; echo "$rung"; exit 1 ;;
 esac

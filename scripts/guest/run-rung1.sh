@@ -1,21 +1,33 @@
 #!/bin/sh
-# run-rung1.sh — rung 1 with the STOCK NVIDIA 535 guest driver: start vgsp-vfu
-# (the vgsp core behind a vfio-user socket), boot the guest image from
-# build-guest.sh under QEMU 11.1 TCG with a vfio-user-pci device, capture the
-# guest console, vgsp-vfu's transcript and counters, print the verdict.
+# run-rung1.sh — rung 1 (or, with --rung2, rung 2) with the STOCK NVIDIA 535
+# guest driver: start vgsp-vfu (the vgsp core behind a vfio-user socket), boot
+# the guest image from build-guest.sh under QEMU 11.1 TCG with a vfio-user-pci
+# device, capture the guest console, vgsp-vfu's transcript and counters, print
+# the verdict.
 #
 # usage: scripts/guest/run-rung1.sh [--profile ID] [--core COMMIT|worktree]
 #                                   [--nvopts a=b,c=d] [--cuinit] [--timeout S] [--san]
+#                                   [--rung2 [--cudacheck-args "--iters 2 --max-mib 16"]]
+#                                   [--uvmopts uvm_debug_prints=1]
+# --rung2: the guest boots with rung2=1: nvidia.ko + nvidia-uvm.ko, nvidia-smi -L,
+#          then cudacheck (scripts/guest/cudacheck.c: cuInit, attributes, contexts,
+#          allocations, copies verified byte for byte, streams, events, PTX module,
+#          a launch expected to fail cleanly on sim). Default timeout 900 s.
+#          scripts/guest/run-rung2.sh is this mode.
+# --cudacheck-args: cudacheck's options (passed as rung2.args=, see cudacheck.c).
+# --uvmopts: insmod options for nvidia-uvm.ko, comma separated (rung2.uvmopts=).
 # --san: vgsp-vfu and the core built with ASan+UBSan (findings land in vfu-stderr.log)
 # --append "...": extra guest kernel arguments, e.g. "slub_debug=FZPU loglevel=7" to catch
 #          guest heap corruption at the culprit
 # Results: .cache/guest/runs/<UTC stamp>/{console.log,vfu-transcript.log,
 #          vfu-stats.txt,vfu-stderr.log,summary.txt}, one line per run appended to
 #          .cache/guest/runs/history.tsv; exit 0 only on PASS.
+# The last line of the output is the verdict, for the ladder:
+#   RUNG <1|2> vfio-user <guest driver version> PASS|FAIL: <evidence>
 set -eu
 VGSP_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$VGSP_ROOT"
-PROFILE=h100-10g CORE=HEAD NVOPTS="" CUINIT=0 TMO=300 XAPPEND=""
+PROFILE=h100-10g CORE=HEAD NVOPTS="" CUINIT=0 TMO="" XAPPEND="" RUNG=1 CCARGS="" UVMOPTS=""
 while [ $# -gt 0 ]; do
 	case $1 in
 	--profile) PROFILE=$2; shift 2 ;;
@@ -25,9 +37,17 @@ while [ $# -gt 0 ]; do
 	--timeout) TMO=$2; shift 2 ;;
 	--san) export VFU_SAN=1; shift ;;
 	--append) XAPPEND=$2; shift 2 ;;
+	--rung2) RUNG=2; shift ;;
+	--cudacheck-args) CCARGS=$2; shift 2 ;;
+	--uvmopts) UVMOPTS=$2; shift 2 ;;
 	*) echo "run-rung1: unknown argument $1" >&2; exit 2 ;;
 	esac
 done
+[ -n "$TMO" ] || { [ "$RUNG" = 2 ] && TMO=900 || TMO=300; }
+NV_VER=${NV_VER:-535.261.03}
+# Exactly one RUNG line, also when the rig itself fails before the guest's verdict.
+RUNG_DONE=0
+trap '[ "$RUNG_DONE" = 1 ] || echo "RUNG $RUNG vfio-user $NV_VER FAIL: rig error before the guest verdict (see above)"' EXIT
 now() { date +%s.%N | cut -c1-14; }
 el() { echo "$1 $2" | awk '{ printf "%.1f", $2 - $1 }'; }
 
@@ -36,7 +56,7 @@ QEMU=$(scripts/guest/qemu-vfu.sh 2>/dev/null | sed -n 1p)
 QVER=$("$QEMU" --version | head -1)
 t_q=$(el "$t" "$(now)")
 t=$(now)
-eval "$(scripts/guest/build-guest.sh 2>/dev/null | grep -E '^(KERNEL|INITRD)=')"
+eval "$(scripts/guest/build-guest.sh 2>/dev/null | grep -E '^(KERNEL|INITRD|NV_VER)=')"
 t_g=$(el "$t" "$(now)")
 t=$(now)
 VFU_OUT=$(scripts/guest/build-vfu.sh "$CORE")
@@ -57,6 +77,9 @@ while [ ! -S "$SOCK" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
 # loglevel=7: NVRM lines reach the console as they happen, so they survive a crash.
 APPEND="console=ttyS0 panic=-1 oops=panic loglevel=7 rung1.cuinit=$CUINIT"
 [ -n "$NVOPTS" ] && APPEND="$APPEND rung1.nvopts=$NVOPTS"
+[ "$RUNG" = 2 ] && APPEND="$APPEND rung2=1"
+[ -n "$UVMOPTS" ] && APPEND="$APPEND rung2.uvmopts=$UVMOPTS"
+[ -n "$CCARGS" ] && APPEND="$APPEND rung2.args=$(echo "$CCARGS" | tr ' ' ',')"
 [ -n "$XAPPEND" ] && APPEND="$APPEND $XAPPEND"
 DEV='{"driver":"vfio-user-pci","socket":{"path":"'$SOCK'","type":"unix"},"bus":"rp0"}'
 cat > "$RUN/cmd.txt" <<EOC
@@ -90,7 +113,9 @@ verdict=$(grep -a 'VERDICT' "$RUN/console.txt" | tail -1 | sed 's/.*VERDICT //')
 # kernel notices the damage); the panic line only if nothing else was printed.
 crash=$(grep -a -m1 -E 'Assertion failed: "|kernel BUG|BUG:|general protection fault|Oops|invalid opcode' "$RUN/console.txt" ||
 	grep -a -m1 'Kernel panic' "$RUN/console.txt" || true)
-[ -n "$verdict" ] || verdict="FAIL: no verdict (qemu rc=$rc)"
+# Without a verdict (a hang until the timeout), the last check line says where.
+lastcc=$(grep -a '^cudacheck: ' "$RUN/console.txt" | tail -1)
+[ -n "$verdict" ] || verdict="FAIL: no verdict (qemu rc=$rc)${lastcc:+, last: $lastcc}"
 [ -z "$crash" ] || verdict="FAIL: guest kernel crash: $crash"
 # The first thing that went wrong, from the guest's point of view and from the
 # emulated GSP's (first RPC answered with a non-zero status).
@@ -103,20 +128,22 @@ fatal_nvrm=$(grep -a -v '^dmesg: ' "$RUN/console.txt" | sed 's/^\[ *[0-9.]*\] //
 	     /Check failed|Assertion failed|Xid|Timeout/ { last = $0 }' || true)
 first_rpc=$(sed -n '/^== rpc_log$/,/^== /p' "$RUN/vfu-stats.txt" 2>/dev/null | grep -v '^==' |
 	awk 'NR > 1 && $5 != "0x0" { print; exit }')
-echo "$(basename "$RUN")	$CORE_SHA	$verdict	${first_rpc:--}	${fatal_nvrm:--}" \
+hv=$verdict; [ "$RUNG" = 1 ] || hv="rung$RUNG $verdict"
+echo "$(basename "$RUN")	$CORE_SHA	$hv	${first_rpc:--}	${fatal_nvrm:--}" \
 	>> "$VGSP_ROOT/.cache/guest/runs/history.tsv"
 {
-	echo "rung1 run $(basename "$RUN")"
+	echo "rung$RUNG run $(basename "$RUN")"
 	cat "$RUN/cmd.txt"
 	echo "times: qemu-fetch ${t_q}s guest-build ${t_g}s vfu-build ${t_b}s boot+run ${t_r}s (qemu rc=$rc)"
 	echo "verdict: $verdict"
 	echo "first failing RPC still in rpc_log (a ring: early entries may be gone): ${first_rpc:-none}"
 	echo "first failing NVRM line: ${first_nvrm:-none}"
 	echo "failure that ended the first RmInitAdapter: ${fatal_nvrm:-none}"
-	echo "--- guest rung1 lines"
-	grep -a -E 'rung1:|cuinit:|^GPU [0-9]+:|No devices' "$RUN/console.txt" | grep -v 'kernel log' || true
-	echo "--- guest NVRM / Xid lines (kernel log order, repeats dropped, first 60)"
-	grep -a -v '^dmesg: ' "$RUN/console.txt" | grep -a -E 'NVRM|Xid' | sed 's/^\[ *[0-9.]*\] //' | awk '!seen[$0]++' | head -60
+	echo "--- guest rung$RUNG lines"
+	grep -a -E 'rung[12]:|cuinit:|cudacheck:|^GPU [0-9]+:|No devices' "$RUN/console.txt" |
+		grep -a -v -e 'kernel log' -e '^dmesg: ' || true
+	echo "--- guest NVRM / nvidia-uvm / Xid lines (kernel log order, repeats dropped, first 60)"
+	grep -a -v -E '^(dmesg|rung[12]|cudacheck): ' "$RUN/console.txt" | grep -a -E 'NVRM|Xid|nvidia-uvm|uvm_' | sed 's/^\[ *[0-9.]*\] //' | awk '!seen[$0]++' | head -60
 	if [ -n "$crash" ]; then
 		echo "--- guest crash"
 		grep -a -A60 -F "$crash" "$RUN/console.txt" | grep -a -E 'kernel BUG|RIP:|Comm:|\+0x|Kernel panic' | head -24
@@ -136,4 +163,8 @@ echo "$(basename "$RUN")	$CORE_SHA	$verdict	${first_rpc:--}	${fatal_nvrm:--}" \
 } > "$RUN/summary.txt"
 cat "$RUN/summary.txt"
 echo "run-rung1: results in $RUN"
+rung="RUNG $RUNG vfio-user $NV_VER $verdict"
+echo "$rung" >> "$RUN/summary.txt"
+echo "$rung"
+RUNG_DONE=1
 case $verdict in PASS*) exit 0 ;; *) exit 1 ;; esac
