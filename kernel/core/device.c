@@ -7,6 +7,9 @@
 #include "device.h"
 #include "aperture.h"
 #include "mm/mm.h"
+#include "fifo/fifo.h"
+#include "rm/rm.h"
+#include "backend.h"
 #include "gsp/gsp.h"
 
 #define MAX_TABLES 16
@@ -43,7 +46,7 @@ static int build_regmodel(struct vgsp_dev *dev)
 	unsigned int n = 0, i, ngsp;
 
 	ngsp = vgsp_gsp_reg_tables(chip, &gsp_tables);
-	if (chip->ntables + ngsp + 1 > MAX_TABLES) {
+	if (chip->ntables + ngsp + 2 > MAX_TABLES) {
 		vgsp_err("vgsp: %s: too many register tables\n", dev->name);
 		return -EINVAL;
 	}
@@ -52,6 +55,7 @@ static int build_regmodel(struct vgsp_dev *dev)
 	for (i = 0; i < ngsp; i++)
 		tables[n++] = gsp_tables[i];
 	tables[n++] = vgsp_mm_reg_table;
+	tables[n++] = vgsp_fifo_reg_table;
 	return vgsp_regmodel_init(&dev->regs, tables, n);
 }
 
@@ -81,7 +85,9 @@ struct vgsp_dev *vgsp_dev_create(const struct vgsp_profile *profile,
 		goto err;
 	dev->bar1 = vgsp_aperture_new(profile->bar1_size, VGSP_APERTURE_CAP);
 	dev->bar3 = vgsp_aperture_new(VGSP_BAR3_SIZE, VGSP_APERTURE_CAP);
-	if (!dev->bar1 || !dev->bar3 || vgsp_mm_create(dev))
+	dev->backend = &vgsp_backend_sim;
+	if (!dev->bar1 || !dev->bar3 || vgsp_mm_create(dev) ||
+	    vgsp_rm_create(dev) || vgsp_fifo_create(dev))
 		goto err;
 	if (vgsp_gsp_create(dev))
 		goto err;
@@ -90,6 +96,8 @@ struct vgsp_dev *vgsp_dev_create(const struct vgsp_profile *profile,
 err:
 	vgsp_err("vgsp: %s: cannot create instance of %s\n", dev->name,
 		 profile->id);
+	vgsp_fifo_destroy(dev);
+	vgsp_rm_destroy(dev);
 	vgsp_mm_destroy(dev);
 	vgsp_aperture_free(dev->bar1);
 	vgsp_aperture_free(dev->bar3);
@@ -104,7 +112,9 @@ void vgsp_dev_destroy(struct vgsp_dev *dev)
 {
 	if (!dev)
 		return;
-	vgsp_gsp_destroy(dev);
+	vgsp_gsp_destroy(dev);		/* no more RPCs into rm/ and fifo/ */
+	vgsp_fifo_destroy(dev);
+	vgsp_rm_destroy(dev);
 	vgsp_mm_destroy(dev);
 	vgsp_aperture_free(dev->bar1);
 	vgsp_aperture_free(dev->bar3);
@@ -121,6 +131,8 @@ void vgsp_dev_reset(struct vgsp_dev *dev)
 	vgsp_aperture_clear(dev->bar1);
 	vgsp_aperture_clear(dev->bar3);
 	vgsp_mm_reset(dev);
+	vgsp_fifo_reset(dev);
+	vgsp_rm_reset(dev);
 	dev->timer_offset_ns = 0;
 	vgsp_gsp_reset(dev);
 	dev->cnt.resets++;

@@ -28,6 +28,9 @@ enum vgsp_bar_index {
 struct vgsp_gsp;
 struct vgsp_aperture;
 struct vgsp_mm;
+struct vgsp_fifo;
+struct vgsp_rm;
+struct vgsp_backend_ops;
 
 struct vgsp_dev {
 	const struct vgsp_profile *profile;
@@ -41,6 +44,9 @@ struct vgsp_dev {
 	struct vgsp_cfg cfg;
 	struct vgsp_aperture *bar1, *bar3;	/* flat until the BAR views bind */
 	struct vgsp_mm *mm;		/* FB store, MMU, BAR views (mm/) */
+	struct vgsp_fifo *fifo;		/* channels, doorbells (fifo/) */
+	struct vgsp_rm *rm;		/* VA spaces, TSGs (rm/) */
+	const struct vgsp_backend_ops *backend;	/* executes engine work */
 	struct vgsp_gsp *gsp;		/* emulated GSP (gsp/) */
 	u64 timer_offset_ns;		/* PTIMER = host clock + offset */
 	struct vgsp_counters cnt;

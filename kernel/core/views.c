@@ -4,6 +4,8 @@
 #include "device.h"
 #include "mm/mm.h"
 #include "aperture.h"
+#include "fifo/fifo.h"
+#include "rm/rm.h"
 
 static void show_counters(struct vgsp_dev *dev, struct vgsp_printer *p)
 {
@@ -92,6 +94,8 @@ const struct vgsp_view vgsp_core_views[] = {
 	{ "info", show_info },
 	{ "bar0_unknown", show_bar0_unknown },
 	{ "mm", show_mm },
+	{ "channels", vgsp_fifo_show_channels },
+	{ "vaspaces", vgsp_rm_show_vaspaces },
 };
 
 const unsigned int vgsp_core_nviews = VGSP_ARRAY_SIZE(vgsp_core_views);

@@ -21,6 +21,12 @@ static inline u64 vgsp_get64(const u8 *b, u32 off)
 	return (u64)vgsp_get32(b, off) | (u64)vgsp_get32(b, off + 4) << 32;
 }
 
+static inline void vgsp_put16(u8 *b, u32 off, u16 v)
+{
+	b[off] = v & 0xff;
+	b[off + 1] = v >> 8;
+}
+
 static inline void vgsp_put32(u8 *b, u32 off, u32 v)
 {
 	b[off] = v & 0xff;

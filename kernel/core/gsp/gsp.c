@@ -8,6 +8,8 @@
  * device lock held, so a guest that never rings costs no CPU at all.
  */
 #include "gsp_priv.h"
+#include "../fifo/fifo.h"
+#include "../rm/rm.h"
 
 static const struct vgsp_abi *abi_for(const struct vgsp_dev *dev)
 {
@@ -178,6 +180,9 @@ static void gsp_firmware_reset(struct vgsp_gsp *gsp)
 	gsp->version_ok = false;	/* a rebooted GSP needs a new handshake */
 	gsp->guest_version[0] = '\0';
 	vgsp_bar_unbind(gsp->dev);	/* GSP-RM's BAR bindings are gone */
+	/* and so are its channels and VA spaces */
+	vgsp_fifo_reset(gsp->dev);
+	vgsp_rm_reset(gsp->dev);
 	gsp->abi->reset(gsp);
 }
 

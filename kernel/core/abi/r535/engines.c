@@ -110,6 +110,16 @@ static const struct r535_engine r535_engines[] = {
 
 #define NR_ENGINES	VGSP_ARRAY_SIZE(r535_engines)
 
+int r535_engine_runlist(u32 type)
+{
+	unsigned int i;
+
+	for (i = 0; i < NR_ENGINES; i++)
+		if (r535_engines[i].engine_type == type)
+			return (int)r535_engines[i].runlist;
+	return -1;
+}
+
 u32 r535_engine_caps(void)
 {
 	u32 caps = 0;

@@ -39,6 +39,7 @@ enum r535_function {
 	R535_FN_DUP_OBJECT = 21,
 	R535_FN_UNLOADING_GUEST_DRIVER = 47,
 	R535_FN_GET_GSP_STATIC_INFO = 65,
+	R535_FN_SET_PAGE_DIRECTORY = 54,
 	R535_FN_UPDATE_BAR_PDE = 70,
 	R535_FN_CONTINUATION_RECORD = 71,
 	R535_FN_GSP_SET_SYSTEM_INFO = 72,
@@ -174,6 +175,17 @@ u32 r535_control(struct vgsp_gsp *gsp, u32 cmd, u8 *params, u32 size,
 const char *r535_fn_name(u32 function);
 const char *r535_ctrl_name(u32 cmd);
 u32 r535_engine_caps(void);
+/* The runlist of NV2080_ENGINE_TYPE @type, or -1 if no such engine. */
+int r535_engine_runlist(u32 type);
+
+/* channels.c: the work path's objects and calls (decode only) */
+#define R535_CTRL_COPY_SERVER_PDES	0x90f10106
+u32 r535_alloc_hook(struct vgsp_gsp *gsp, u32 client, u32 parent,
+		    u32 object, u32 cls, const u8 *p, u32 psize);
+void r535_free_hook(struct vgsp_gsp *gsp);
+u32 r535_copy_server_pdes(struct vgsp_gsp *gsp, u32 client, u32 object,
+			  const u8 *p, u32 psize);
+u32 r535_set_page_directory(struct vgsp_gsp *gsp, const u8 *p, u32 len);
 u32 r535_get_device_info_table(struct vgsp_gsp *gsp, u8 *p, u32 size);
 u32 r535_fifo_get_device_info_table(struct vgsp_gsp *gsp, u8 *p, u32 size);
 u32 r535_gpu_get_engines_v2(struct vgsp_gsp *gsp, u8 *p, u32 size);

@@ -170,6 +170,14 @@ static u32 rm_alloc(struct r535_call *c)
 		status = obj_status(vgsp_obj_alloc(&c->gsp->objs, client,
 						   parent, object, cls,
 						   kind_of(cls)));
+	if (status == NV_OK) {
+		status = r535_alloc_hook(c->gsp, client, parent, object, cls,
+					 p + R535_ALLOC_PARAMS, psize);
+		if (status != NV_OK) {
+			vgsp_obj_free(&c->gsp->objs, client, object);
+			r535_free_hook(c->gsp);
+		}
+	}
 	vgsp_put32(p, R535_ALLOC_STATUS, status);
 	c->out->cmd = cls;
 	return reply(c, R535_ALLOC_PARAMS + psize, status);
@@ -189,6 +197,8 @@ static u32 rm_free(struct r535_call *c)
 		status = NV_ERR_INVALID_OBJECT_HANDLE;	/* GSP-RM's own */
 	else if (vgsp_obj_free(&c->gsp->objs, client, object) < 0)
 		status = NV_ERR_INVALID_OBJECT_HANDLE;
+	else
+		r535_free_hook(c->gsp);
 	vgsp_put32(p, R535_FREE_STATUS, status);
 	return reply(c, R535_FREE_SIZE, status);
 }
@@ -218,6 +228,11 @@ static u32 rm_control(struct r535_call *c)
 		known = true;	/* the command may exist; the object does not */
 	} else if (flags & R535_CTRL_FLAG_SERIALIZED) {
 		status = NV_ERR_NOT_SUPPORTED;	/* FINN streams: not decoded */
+	} else if (cmd == R535_CTRL_COPY_SERVER_PDES) {
+		/* needs the VA-space handle, which the table does not pass */
+		status = r535_copy_server_pdes(gsp, client, object,
+					       p + R535_CTRL_PARAMS, psize);
+		known = true;
 	} else {
 		status = r535_control(gsp, cmd, p + R535_CTRL_PARAMS, psize,
 				      &known);
@@ -275,6 +290,20 @@ static u32 update_bar_pde(struct r535_call *c)
 		status = NV_ERR_INVALID_ARGUMENT;
 	}
 	return reply(c, R535_BAR_PDE_SIZE, status);
+}
+
+/* rpc_set_page_directory_v1E_05: echoed with the status (channels.c). */
+#define R535_SET_PD_SIZE		0x30
+
+static u32 set_page_directory(struct r535_call *c)
+{
+	u8 *p;
+
+	if (c->avail < R535_SET_PD_SIZE)
+		return fail(c, NV_ERR_INVALID_ARGUMENT);
+	p = echo(c, R535_SET_PD_SIZE);
+	return reply(c, R535_SET_PD_SIZE,
+		     r535_set_page_directory(c->gsp, p, R535_SET_PD_SIZE));
 }
 
 static u32 unknown_function(struct r535_call *c)
@@ -337,6 +366,8 @@ static u32 r535_dispatch(struct vgsp_gsp *gsp, const u8 *req, u32 len,
 		return unloading_guest_driver(&c);
 	case R535_FN_UPDATE_BAR_PDE:
 		return update_bar_pde(&c);
+	case R535_FN_SET_PAGE_DIRECTORY:
+		return set_page_directory(&c);
 	default:
 		return unknown_function(&c);
 	}

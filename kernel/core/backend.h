@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * The seam between the core's engines and whatever executes their work.
+ * engine/ decodes and validates a launch into one of these descriptors;
+ * a backend executes it and answers 0 or -errno. sim (backend/sim.c) runs
+ * copies on the CPU through mm/ and refuses compute; hostd implements the
+ * same table on the physical GPU. Addresses stay GPU addresses: a backend
+ * reaches guest memory only through mm/ (or, for hostd, its own mapping
+ * of the same partition), never through a host pointer the core holds.
+ */
+#ifndef VGSP_BACKEND_H
+#define VGSP_BACKEND_H
+
+#include "mm/mm.h"
+
+struct vgsp_chan;
+
+/* One side of a copy: a VA of an address space, or a physical address. */
+struct vgsp_ce_end {
+	bool virt;
+	struct vgsp_vm vm;		/* virt */
+	enum vgsp_mem_target target;	/* physical */
+	u64 addr;
+};
+
+/*
+ * @lines lines of @line_bytes each, @pitch_* apart. A fill writes the
+ * @elem_size-byte element @elem repeatedly instead of reading @src.
+ */
+struct vgsp_ce_xfer {
+	struct vgsp_ce_end src, dst;
+	u64 line_bytes;
+	u32 lines;
+	u64 pitch_in, pitch_out;
+	bool fill;
+	u8 elem[16];
+	u8 elem_size;
+	/* progress: a backend does a bounded part per call (see ce_xfer) */
+	u32 line;
+	u64 off;
+};
+
+/* Bytes one ce_xfer call may move (fills of FB count a sixteenth). */
+#define VGSP_CE_SLICE_BYTES	(16ULL << 20)
+
+struct vgsp_backend_ops {
+	const char *name;
+	/*
+	 * Execute part of @x from its progress fields and advance them: 0
+	 * when done, -EAGAIN when more is left (call again later, outside
+	 * this slice), -EFAULT for an unmapped address, other -errno.
+	 */
+	int (*ce_xfer)(struct vgsp_dev *dev, struct vgsp_ce_xfer *x);
+	/* A compute launch of the QMD at @qmd_va in @ch's address space. */
+	int (*gr_launch)(struct vgsp_dev *dev, struct vgsp_chan *ch,
+			 u64 qmd_va);
+};
+
+extern const struct vgsp_backend_ops vgsp_backend_sim;
+
+#endif /* VGSP_BACKEND_H */

@@ -1,0 +1,178 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * Channels and the host front end (PBDMA) of one instance.
+ *
+ *  - channel.c:  the channel table, keyed by work-submit token
+ *                (runlist << 16 | ChID, as CPU-RM computes it);
+ *  - doorbell.c: the usermode window in BAR0 (NOTIFY_CHANNEL_PENDING, TIME)
+ *                and the MMU-invalidate registers;
+ *  - gpfifo.c:   GPFIFO fetch from USERD.GPPut, GP_GET written back, the
+ *                method stream handed to engine/.
+ *
+ * Doorbells only mark a channel pending and wake the instance's fifo
+ * worker; the worker executes bounded slices of work and takes the device
+ * lock per slice (never more than VGSP_FIFO_SLICE_* of work at a time), so
+ * a BAR trap waits at most one slice.
+ */
+#ifndef VGSP_FIFO_H
+#define VGSP_FIFO_H
+
+#include "../device.h"
+#include "../mm/mm.h"
+#include "../backend.h"
+#include "../regmodel.h"
+
+#define VGSP_FIFO_MAX_CHANNELS	64
+#define VGSP_FIFO_MAX_CHID	2048
+#define VGSP_FIFO_SUBCH		8
+#define VGSP_FIFO_SLICE_ENTRIES	64	/* GPFIFO entries per slice */
+#define VGSP_FIFO_SLICE_DWORDS	8192	/* method dwords per slice */
+#define VGSP_USERD_SIZE		512
+#define VGSP_USERD_GP_GET	0x88
+#define VGSP_USERD_GP_PUT	0x8c
+
+/* Why a channel stopped (its error notifier's info32 carries this). */
+enum vgsp_chan_state {
+	VGSP_CHAN_IDLE,
+	VGSP_CHAN_RUNNING,
+	VGSP_CHAN_BLOCKED,	/* semaphore acquire not yet satisfied */
+	VGSP_CHAN_ERROR,	/* stopped; error notifier written */
+};
+
+/* Method-stream decoder state: survives between slices. */
+struct vgsp_pb_state {
+	u32 mthd;		/* byte address of the next method */
+	u32 count;		/* data dwords left under the header */
+	u8 subch;
+	u8 mode;		/* VGSP_PB_INC / NINC / ONEINC */
+};
+
+/* State methods of the engines, per subchannel class. */
+struct vgsp_ce_regs {
+	u32 sem_a, sem_b, sem_payload, sem_payload_hi;
+	u32 src_phys, dst_phys;
+	u32 in_hi, in_lo, out_hi, out_lo;
+	u32 pitch_in, pitch_out, line_length, line_count;
+	u32 remap_a, remap_b, remap_comp;
+};
+
+struct vgsp_host_regs {
+	u32 sem_addr_lo, sem_addr_hi, sem_payload_lo, sem_payload_hi;
+	u32 sema_a, sema_b, sema_c;	/* legacy SEMAPHOREA..C */
+	u32 mem_op_a, mem_op_b, mem_op_c;
+};
+
+struct vgsp_chan_stats {
+	u64 doorbells, entries, segments, methods, host_methods;
+	u64 ce_launches, ce_bytes, sem_releases, sem_acquires, acquire_waits;
+	u64 nonstall_intrs, tlb_invalidates, gr_launches, errors;
+	u64 last_latency_ns, max_latency_ns;
+};
+
+struct vgsp_chan {
+	bool used;
+	u32 client, handle, parent;	/* RM object */
+	u32 hvas, hdevice;		/* its VA space (0: device default) */
+	u32 chid, runlist, engine_type;
+	u32 token;
+	struct vgsp_vm vm;		/* the channel's address space */
+	bool vm_ok;
+	u64 gpfifo_va;
+	u32 gpfifo_entries;
+	u64 userd_pa;
+	enum vgsp_mem_target userd_target;
+	u64 errnot_pa;
+	enum vgsp_mem_target errnot_target;
+	bool has_errnot;
+	bool scheduled;
+
+	enum vgsp_chan_state state;
+	bool pending;			/* doorbell seen, work may be there */
+	u64 doorbell_ns;
+	u32 gp_get;
+	u64 pb_ext_base;		/* SET_PB_SEGMENT_EXTENDED_BASE << 40 */
+	/* the segment being executed */
+	bool in_seg;
+	u64 seg_va;
+	u32 seg_len, seg_pos;		/* dwords */
+	struct vgsp_pb_state pb;
+	u32 subch_class[VGSP_FIFO_SUBCH];
+	struct vgsp_host_regs host;
+	struct vgsp_ce_regs ce;
+	u32 error_code;
+	bool ce_busy;			/* ce_xfer part done */
+	struct vgsp_ce_xfer ce_x;		/* the launch in progress */
+	u32 ce_launch;			/* its LAUNCH_DMA value */
+	u64 gr_qmd_va;			/* SEND_PCAS_A << 8 */
+	struct vgsp_chan_stats st;
+};
+
+#define VGSP_FIFO_ERR_LIST(X)						\
+	X(doorbells)							\
+	X(doorbells_unknown)	/* token names no channel: ignored */	\
+	X(tokens_learned)	/* token found in a channel's notifier */ \
+	X(chan_allocs)							\
+	X(chan_frees)							\
+	X(chan_refused)		/* bad params or table full */		\
+	X(worker_runs)							\
+	X(slices)							\
+	X(tlb_invalidates)	/* BAR0 MMU_INVALIDATE triggers */	\
+	X(chan_errors)
+
+struct vgsp_fifo_stats {
+#define VGSP_FIFO_FIELD(n) u64 n;
+	VGSP_FIFO_ERR_LIST(VGSP_FIFO_FIELD)
+#undef VGSP_FIFO_FIELD
+};
+
+struct vgsp_fifo {
+	struct vgsp_dev *dev;
+	struct vgsp_worker *worker;
+	struct vgsp_chan chan[VGSP_FIFO_MAX_CHANNELS];
+	struct vgsp_fifo_stats st;
+};
+
+/* What the RM layer hands over when a channel object is allocated. */
+struct vgsp_chan_desc {
+	u32 client, handle, parent;
+	u32 hvas, hdevice;
+	u32 chid, runlist, engine_type;
+	u64 gpfifo_va;
+	u32 gpfifo_entries;
+	u64 userd_pa;
+	enum vgsp_mem_target userd_target;
+	u64 errnot_pa;
+	enum vgsp_mem_target errnot_target;
+	bool has_errnot;
+};
+
+int vgsp_fifo_create(struct vgsp_dev *dev);
+void vgsp_fifo_destroy(struct vgsp_dev *dev);
+/* Lock held: every channel gone (device or GSP reset). */
+void vgsp_fifo_reset(struct vgsp_dev *dev);
+
+/* Lock held. 0 or -errno (table full, ChID in use, bad ring). */
+int vgsp_fifo_chan_alloc(struct vgsp_dev *dev, const struct vgsp_chan_desc *d);
+/* Channels of (client, handle) whose RM object no longer exists go. */
+void vgsp_fifo_chan_prune(struct vgsp_dev *dev,
+			  bool (*alive)(struct vgsp_dev *, u32, u32));
+struct vgsp_chan *vgsp_fifo_chan_find(struct vgsp_dev *dev, u32 client,
+				      u32 handle);
+
+/* A doorbell write: token → channel, mark pending, wake. Lock held. */
+void vgsp_fifo_doorbell(struct vgsp_dev *dev, u32 token);
+/* Stop @ch and tell the guest through its error notifier. Lock held. */
+void vgsp_fifo_chan_error(struct vgsp_dev *dev, struct vgsp_chan *ch,
+			  u32 code);
+/* Some semaphore may have moved: blocked channels retry. Lock held. */
+void vgsp_fifo_kick_blocked(struct vgsp_dev *dev);
+
+/* gpfifo.c: run up to one slice of @ch. Lock held. True if work is left. */
+bool vgsp_gpfifo_run(struct vgsp_dev *dev, struct vgsp_chan *ch);
+
+extern const struct vgsp_reg_table vgsp_fifo_reg_table;
+struct vgsp_printer;
+/* The "channels" view. */
+void vgsp_fifo_show_channels(struct vgsp_dev *dev, struct vgsp_printer *p);
+
+#endif /* VGSP_FIFO_H */

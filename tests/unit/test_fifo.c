@@ -1,0 +1,268 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * The work path in-process: a channel in an address space whose page
+ * tables live in FB, a GPFIFO entry, a pushbuffer with the exact methods
+ * CPU-RM's fast scrubber pushes (channelFillPbFastScrub) plus a host
+ * semaphore release, and the doorbell. The worker must scrub the FB range
+ * to zeros (giving the backing back), release both semaphores, write
+ * GP_GET back to USERD, and refuse a compute launch with an error
+ * notifier instead of a fake completion.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <cmocka.h>
+
+#include "device.h"
+#include "os_user.h"
+#include "aperture.h"
+#include "mm/mm.h"
+#include "fifo/fifo.h"
+#include "rm/rm.h"
+#include "helpers/fake_fe.h"
+
+#define CLIENT		0xc1e00001
+#define HDEVICE		0x1
+#define HCHAN		0x2
+#define PD4		0x10000ULL
+#define VA_PA		0x200000ULL	/* VA 0 .. 2 MiB maps here */
+#define GPFIFO_VA	0x1000
+#define PB_VA		0x2000
+#define SEM_VA		0x3000
+#define ERRNOT_PA	0x5000ULL	/* FB, physical */
+#define USERD_PA	0x300000ULL
+#define SCRUB_PA	0x400000ULL
+#define CHID		3
+#define RUNLIST		1
+
+struct fx {
+	struct fake_fe fe;
+	struct vgsp_dev *dev;
+};
+
+static int setup(void **state)
+{
+	static const u8 uuid[16] = { 9, 9 };
+	struct fx *f = calloc(1, sizeof(*f));
+
+	vgsp_os_user_init();
+	assert_non_null(f);
+	fake_fe_init(&f->fe, 0x100000, 0x10000);
+	f->dev = vgsp_dev_create(vgsp_profile_find("h100-10g"), uuid, 8,
+				 &fake_fe_ops, &f->fe);
+	assert_non_null(f->dev);
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fx *f = *state;
+
+	vgsp_dev_destroy(f->dev);
+	fake_fe_fini(&f->fe);
+	free(f);
+	return 0;
+}
+
+static void fb64(struct fx *f, u64 pa, u64 v)
+{
+	u8 b[8];
+
+	vgsp_put64(b, 0, v);
+	assert_int_equal(vgsp_fb_write(f->dev, pa, b, 8), 0);
+}
+
+static void fb32(struct fx *f, u64 pa, u32 v)
+{
+	u8 b[4];
+
+	vgsp_put32(b, 0, v);
+	assert_int_equal(vgsp_fb_write(f->dev, pa, b, 4), 0);
+}
+
+static u32 rd32(struct fx *f, u64 pa)
+{
+	u8 b[4];
+
+	vgsp_dev_lock(f->dev);
+	assert_int_equal(vgsp_fb_read(f->dev, pa, b, 4), 0);
+	vgsp_dev_unlock(f->dev);
+	return vgsp_get32(b, 0);
+}
+
+/* PD4 → PD3 → PD2 → PD1 → PD0 with one 2 MiB PTE: VA 0 → VA_PA. */
+static void build_vm(struct fx *f)
+{
+	unsigned int i;
+
+	for (i = 0; i < 4; i++)
+		fb64(f, PD4 + 0x1000 * i, (PD4 + 0x1000 * (i + 1)) | 2);
+	fb64(f, PD4 + 0x4000, VA_PA | 1);
+}
+
+static void make_channel(struct fx *f)
+{
+	struct vgsp_chan_desc d = {
+		.client = CLIENT, .handle = HCHAN, .parent = HDEVICE,
+		.hdevice = HDEVICE, .chid = CHID, .runlist = RUNLIST,
+		.engine_type = 9, .gpfifo_va = GPFIFO_VA, .gpfifo_entries = 16,
+		.userd_pa = USERD_PA, .userd_target = VGSP_MEM_VID,
+		.errnot_pa = ERRNOT_PA, .errnot_target = VGSP_MEM_VID,
+		.has_errnot = true,
+	};
+
+	vgsp_dev_lock(f->dev);
+	build_vm(f);
+	assert_int_equal(vgsp_rm_vas_set_pd(f->dev, CLIENT, HDEVICE, 0, PD4,
+					    VGSP_MEM_VID), 0);
+	assert_int_equal(vgsp_fifo_chan_alloc(f->dev, &d), 0);
+	vgsp_dev_unlock(f->dev);
+}
+
+/* Write @n pushbuffer dwords at PB_VA + @off, queue them as entry @slot. */
+static void submit(struct fx *f, u32 slot, u32 off, const u32 *pb, u32 n)
+{
+	u32 i, token = RUNLIST << 16 | CHID;
+
+	vgsp_dev_lock(f->dev);
+	for (i = 0; i < n; i++)
+		fb32(f, VA_PA + PB_VA + off + 4 * i, pb[i]);
+	fb32(f, VA_PA + GPFIFO_VA + 8 * slot, PB_VA + off);
+	fb32(f, VA_PA + GPFIFO_VA + 8 * slot + 4, n << 10);
+	fb32(f, USERD_PA + VGSP_USERD_GP_PUT, slot + 1);
+	vgsp_dev_unlock(f->dev);
+	assert_int_equal(vgsp_dev_bar_write(f->dev, VGSP_BAR0, 0xbb0090,
+					    &token, 4), 0);
+}
+
+static void wait_gp_get(struct fx *f, u32 want)
+{
+	int i;
+
+	for (i = 0; i < 2000 && rd32(f, USERD_PA + VGSP_USERD_GP_GET) != want;
+	     i++) {
+		struct timespec ts = { 0, 1000000 };
+
+		nanosleep(&ts, NULL);
+	}
+	assert_int_equal(rd32(f, USERD_PA + VGSP_USERD_GP_GET), want);
+}
+
+static void test_fast_scrub_and_semaphores(void **state)
+{
+	struct fx *f = *state;
+	static const u32 pb[] = {
+		0x20010000, 0x0000c8b5,			/* SET_OBJECT copy */
+		0x200101c0, 0,				/* REMAP_CONST_A */
+		0x200101c1, 0,				/* REMAP_CONST_B */
+		0x200101c2, 0x5,			/* REMAP_COMPONENTS */
+		0x20010099, 0,				/* DST_PHYS_MODE FB */
+		0x20020102, 0, (u32)SCRUB_PA,		/* OFFSET_OUT */
+		0x20010106, 0x20000,			/* LINE_LENGTH_IN */
+		0x20030090, 0, SEM_VA, 0x1234,		/* SET_SEMAPHORE */
+		0x200101bf, 0,				/* SCRUB_PARAMETERS */
+		0x200100c0, 0x0480318d,			/* LAUNCH_DMA */
+		0x20040017, SEM_VA + 8, 0, 7, 0,	/* SEM_ADDR/PAYLOAD */
+		0x2001001b, 0x1,			/* SEM_EXECUTE */
+	};
+	u8 junk[4096];
+	u64 backed;
+	unsigned int i;
+
+	make_channel(f);
+	memset(junk, 0xab, sizeof(junk));
+	vgsp_dev_lock(f->dev);
+	for (i = 0; i < 0x20000; i += sizeof(junk))
+		assert_int_equal(vgsp_fb_write(f->dev, SCRUB_PA + i, junk,
+					       sizeof(junk)), 0);
+	/* the chunks the submission touches are backed before we count */
+	fb32(f, VA_PA + 0x100, 1);
+	fb32(f, USERD_PA + 0x100, 1);
+	backed = f->dev->mm->fb->backed;
+	vgsp_dev_unlock(f->dev);
+
+	submit(f, 0, 0, pb, VGSP_ARRAY_SIZE(pb));
+	wait_gp_get(f, 1);
+	for (i = 0; i < 0x20000; i += 0x1000)
+		assert_int_equal(rd32(f, SCRUB_PA + i), 0);
+	assert_int_equal(rd32(f, VA_PA + SEM_VA), 0x1234);
+	assert_int_equal(rd32(f, VA_PA + SEM_VA + 8), 7);
+	/* the zeroed chunks gave their backing back */
+	assert_int_equal(f->dev->mm->fb->backed,
+			 backed - 0x20000);
+	assert_int_equal(rd32(f, ERRNOT_PA + 14) & 0xffff, 0);
+	vgsp_dev_lock(f->dev);
+	{
+		struct vgsp_chan *ch = vgsp_fifo_chan_find(f->dev, CLIENT,
+							   HCHAN);
+
+		assert_non_null(ch);
+		assert_int_equal(ch->st.ce_launches, 1);
+		assert_int_equal(ch->st.ce_bytes, 0x20000);
+		assert_int_equal(ch->st.sem_releases, 2);
+		assert_int_equal(ch->state, VGSP_CHAN_IDLE);
+	}
+	vgsp_dev_unlock(f->dev);
+}
+
+/* A compute launch on sim stops the channel with an error notifier. */
+static void test_compute_launch_refused(void **state)
+{
+	struct fx *f = *state;
+	static const u32 pb[] = {
+		0x20012000, 0x0000cbc0,			/* SET_OBJECT compute, subch 1 */
+		0x200120ad, 0x100,			/* SEND_PCAS_A */
+		0x200120b0, 0x9,			/* SEND_SIGNALING_PCAS2_B */
+	};
+	static const u32 after[] = { 0x20010017, 0 };
+	struct vgsp_chan *ch;
+
+	make_channel(f);
+	submit(f, 0, 0, pb, VGSP_ARRAY_SIZE(pb));
+	for (int i = 0; i < 2000 && (rd32(f, ERRNOT_PA + 12) >> 16) == 0; i++) {
+		struct timespec ts = { 0, 1000000 };
+
+		nanosleep(&ts, NULL);
+	}
+	assert_int_equal(rd32(f, ERRNOT_PA + 12) >> 16, 0xffff);
+	assert_int_equal(rd32(f, ERRNOT_PA + 8), 13);	/* GR exception */
+	vgsp_dev_lock(f->dev);
+	ch = vgsp_fifo_chan_find(f->dev, CLIENT, HCHAN);
+	assert_non_null(ch);
+	assert_int_equal(ch->state, VGSP_CHAN_ERROR);
+	assert_int_equal(ch->st.gr_launches, 1);
+	vgsp_dev_unlock(f->dev);
+	/* a stopped channel ignores further work: GP_GET stays */
+	submit(f, 1, 0x100, after, VGSP_ARRAY_SIZE(after));
+	assert_int_equal(rd32(f, USERD_PA + VGSP_USERD_GP_GET), 0);
+}
+
+/* Doorbells for no channel are counted and ignored. */
+static void test_unknown_doorbell(void **state)
+{
+	struct fx *f = *state;
+	u32 token = 0x7f0fff;
+
+	assert_int_equal(vgsp_dev_bar_write(f->dev, VGSP_BAR0, 0xbb0090,
+					    &token, 4), 0);
+	assert_int_equal(f->dev->fifo->st.doorbells_unknown, 1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_fast_scrub_and_semaphores,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_compute_launch_refused,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_unknown_doorbell, setup,
+						teardown),
+	};
+
+	return cmocka_run_group_tests_name("fifo", tests, NULL, NULL);
+}
