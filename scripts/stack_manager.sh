@@ -8,12 +8,23 @@
 #                              make unit, make -C userspace/*/ test, a 60 s
 #                              fuzz run, VM tests (+ nested QEMU, mdevctl)
 #                              per kernel, kernel lint (checkpatch, sparse),
-#                              rung 1 with the stock NVIDIA guest driver
-#                              over vfio-user; last line "N passed, N failed"
+#                              the ladder with the stock NVIDIA guest driver
+#                              over vfio-user up to VGSP_DEFAULT_RUNG (1 today,
+#                              scripts/lib/suites.sh); last line "N passed, N failed"
+#   test  --rung N [--path vfio-user|kernel]
+#                              the ladder only: rung 1 .. N on that path (default
+#                              vfio-user), one suite per rung, each ending with
+#                              "RUNG <n> <path> <driver> PASS|FAIL: <evidence>".
+#                              rung 1: nvidia-smi lists the vGPU (run-rung1.sh;
+#                              kernel path: run-rung1-nested.sh, ~10 min);
+#                              rung 2: CUDA driver API checks (run-rung2.sh;
+#                              not wired on the kernel path yet). A failed rung
+#                              stops the climb.
 #   demo  [--kernel K]         two instances driven by the smoke client
 #   vm    [--kernel K]         interactive shell in the VM, vgsp.ko loaded
 # K is 6.12 (default for demo/vm), 6.1 or all (default for build/test).
-# --quick: 6.12 only, no unit/fuzz/lint/rung-1 suites. --head: build kernel/ as committed
+# --quick: 6.12 only, no unit/fuzz/lint/ladder suites. --no-rung1: no
+# ladder. --head: build kernel/ as committed
 # in HEAD (ignores uncommitted edits in the working tree). --nested-boot:
 # also boot a guest Linux through the mdev in nested QEMU (+2 min/kernel).
 set -eu
@@ -27,7 +38,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 
 cmd=${1:-}
 [ $# -gt 0 ] && shift
-kernels='' unit=1
+kernels='' unit=1 rung='' rpath=vfio-user
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) [ $# -ge 2 ] || die "--kernel needs 6.12, 6.1 or all"; kernels=$2; shift ;;
@@ -35,6 +46,10 @@ while [ $# -gt 0 ]; do
 	--quick) kernels=6.12 unit= ;;
 	--no-unit) unit= ;;
 	--no-rung1) VGSP_NO_RUNG1=1 ;;
+	--rung) [ $# -ge 2 ] || die "--rung needs a rung number (1 or 2)"; rung=$2; shift ;;
+	--rung=*) rung=${1#--rung=} ;;
+	--path) [ $# -ge 2 ] || die "--path needs vfio-user or kernel"; rpath=$2; shift ;;
+	--path=*) rpath=${1#--path=} ;;
 	--head) VGSP_FROM_HEAD=1 ;;
 	--nested-boot) RIG_NESTED_BOOT=1 ;;
 	*) die "unknown option '$1' (see the header of $0)" ;;
@@ -47,6 +62,10 @@ all) kernels="6.12 6.1" ;;
 6.12 | 6.1) ;;
 *) die "--kernel: want 6.12, 6.1 or all, got '$kernels'" ;;
 esac
+case $rung in "" | 1 | 2) ;; *) die "--rung: want 1 or 2, got '$rung'" ;; esac
+case $rpath in vfio-user | kernel) ;; *) die "--path: want vfio-user or kernel, got '$rpath'" ;; esac
+[ -n "$rung" ] || [ "$rpath" = vfio-user ] || die "--path needs --rung N"
+[ -z "$rung" ] || [ "$cmd" = test ] || die "--rung is a 'test' option"
 
 host_setup() {
 	apt_install $HOST_PKGS mdevctl libcmocka-dev libjansson-dev libpci-dev pkg-config clang libclang-rt-14-dev sparse perl
@@ -78,7 +97,11 @@ build)
 	;;
 test)
 	host_setup
-	run_all_suites "$unit" $kernels
+	if [ -n "$rung" ]; then
+		run_ladder_suites "$rung" "$rpath"
+	else
+		run_all_suites "$unit" $kernels
+	fi
 	;;
 demo | vm)
 	host_setup
