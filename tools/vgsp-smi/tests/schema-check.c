@@ -6,7 +6,7 @@
  * minimum, $ref (#/$defs/NAME), oneOf, allOf.
  *
  *   schema-check SCHEMA [--def NAME] [--lines] FILE
- *   schema-check --get PATH FILE     print one value: PATH is .a.b[2].c
+ *   schema-check [SCHEMA] --get PATH FILE   print one value: PATH is .a.b[2].c
  *
  * --def validates against #/$defs/NAME instead of the root; --lines takes
  * one document per line (dmon --json). Prints "ok N" or the first
@@ -204,6 +204,8 @@ int main(int argc, char **argv)
 
 	if (argc == 4 && !strcmp(argv[1], "--get"))
 		return get(argv[2], argv[3]);
+	if (argc == 5 && !strcmp(argv[2], "--get"))	/* SCHEMA --get: the VM wrapper's form */
+		return get(argv[3], argv[4]);
 	for (i = 2; i < argc; i++) {
 		if (!strcmp(argv[i], "--def") && i + 1 < argc)
 			def = argv[++i];
