@@ -68,7 +68,7 @@ case $rpath in vfio-user | kernel) ;; *) die "--path: want vfio-user or kernel, 
 [ -z "$rung" ] || [ "$cmd" = test ] || die "--rung is a 'test' option"
 
 host_setup() {
-	apt_install $HOST_PKGS mdevctl libcmocka-dev libjansson-dev libpci-dev pkg-config clang libclang-rt-14-dev sparse perl
+	apt_install $HOST_PKGS mdevctl libcmocka-dev libjansson-dev libpci-dev pkg-config libvirt-clients dkms clang libclang-rt-14-dev sparse perl
 	need qemu-system-x86_64 busybox cpio make gcc xz modinfo flock
 	mkdir -p "$BUILD/logs"
 }

@@ -1,7 +1,8 @@
 #!/bin/sh
 # vgsp-smi host tests: a fake sysfs/debugfs/proc tree in a temp dir (built
 # from the real vgsp-vfu stats file of the rung-1 run), the real stats file
-# itself, and a live vgsp-vfu when one is built. JSON is checked against
+# itself, and a live vgsp-vfu when one is built; then docs/deploy.md's
+# recipes (tests/deploy.sh). JSON is checked against
 # ../schema.json with schema-check (jansson). Prints "PASS name" /
 # "FAIL name: reason" / "SKIP name: reason" and ends "N passed, N failed".
 #   sh tests/run.sh BUILD_DIR      (make -C tools/vgsp-smi test)
@@ -381,6 +382,9 @@ run u4 -q dmon;        eq usage.order.exit "$RC" 2;   one_error usage.order.line
 run u5 dmon -c x;      eq usage.count.exit "$RC" 2
 run u6 -i;             eq usage.noarg.exit "$RC" 2;   one_error usage.noarg.line "$T/u6.err" "needs an argument"
 run h --help;          eq usage.help.exit "$RC" 0;    has usage.help.text "$T/h.out" '^exit: 0 ok'
+
+# ---- docs/deploy.md's recipes ---------------------------------------------------------------
+. "$HERE/deploy.sh"
 
 echo "$P passed, $F failed"
 [ "$F" = 0 ]
