@@ -1,7 +1,8 @@
 #!/bin/sh
 # vgsp-smi (tools/vgsp-smi, built on the host and run from the 9p host share
-# through the /bin/vgsp-smi wrapper) against real vgsp.ko instances: two
-# instances, one held open by a VFIO user (vgsp-vfiotest hold). The listing,
+# through the /bin/vgsp-smi wrapper) against real vgsp.ko instances: one held
+# open by a VFIO user (vgsp-vfiotest hold), one closed, and, when the host
+# has QEMU, one held by a paused QEMU (-device vfio-pci,sysfsdev=). The listing,
 # -q, dmon and --json (checked against tools/vgsp-smi/schema.json with
 # vgsp-smi-check), and the documented exit codes for an unknown instance, an
 # unmounted debugfs, an instance removed under dmon and vgsp.ko unloaded
@@ -39,13 +40,26 @@ vgsp-vfiotest hold "$u1" 120 /tmp/smi-ready > /tmp/smi-hold.out 2>&1 &
 hold=$!
 for _i in $(seq 1 100); do [ -e /tmp/smi-ready ] && break; sleep 0.1; done
 check smi.holder_ready "vgsp-vfiotest hold never opened $u1" test -e /tmp/smi-ready
+# A VMM: the host's QEMU, paused (-S), with a third instance assigned.
+Q=/usr/bin/qemu-system-x86_64 u3= qemu=
+if [ -x "/host$Q" ] && u3=$(mk h100-40g); then
+	chroot /host $Q -accel tcg -machine pc -m 64 -S -nodefaults -display none -monitor none \
+		-device "vfio-pci,sysfsdev=$DEVS/$u3,id=vgsp0" > /tmp/smi-qemu.out 2>&1 < /dev/null &
+	qemu=$!
+	for _i in $(seq 1 600); do [ "$(kv "$DBG/$u3/info" open)" = 1 ] && break; sleep 0.1; done
+	check smi.qemu_open "QEMU never opened $u3: $(cat /tmp/smi-qemu.out)" test "$(kv "$DBG/$u3/info" open)" = 1
+fi
+ninst=$(ninst)
+fbused=30
+[ -z "$u3" ] || fbused=70
 
 # ---- the listing ----------------------------------------------------------
 smi > "$O/list.txt" 2> "$O/list.err"
 eq smi.list.exit "$?" 0
+sed 's/^/  smi| /' "$O/list.txt"
 eq smi.list.stderr "$(cat "$O/list.err")" ""
 check smi.list.parent "no vgsp parent line: $(grep -m1 vgsp "$O/list.txt")" \
-	grep -qE '^  vgsp \(vgsp\)  backend sim  phys_gpu none  FB used 30 of 80 GiB' "$O/list.txt"
+	grep -qE "^  vgsp \\(vgsp\\)  backend sim  phys_gpu none  FB used $fbused of 80 GiB" "$O/list.txt"
 for t in 10g 20g 40g 80g; do
 	_n=$(ls "$TYPES/vgsp-h100-$t/devices" | wc -l)
 	check "smi.list.type_$t" "$(grep "vgsp-h100-$t " "$O/list.txt")" \
@@ -55,12 +69,18 @@ check smi.list.open_held "$(grep "$u1" "$O/list.txt")" \
 	grep -qE "^  $u1 vgsp\\.ko +h100-10g +yes +[a-z]+ +$hold\\(vgsp-vfiotest\\) " "$O/list.txt"
 check smi.list.closed "$(grep "$u2" "$O/list.txt")" \
 	grep -qE "^  $u2 vgsp\\.ko +h100-20g +no +none +- " "$O/list.txt"
+if [ -n "$qemu" ]; then
+	check smi.list.qemu_holder "$(grep "$u3" "$O/list.txt")" \
+		grep -qE "^  $u3 vgsp\\.ko +h100-40g +yes +[a-z]+ +$qemu\\(qemu-system-x86\\) " "$O/list.txt"
+else
+	skip smi.list.qemu_holder "no $Q in the host share"
+fi
 
 smi --json > "$O/list.json" 2> "$O/listj.err"
 eq smi.json.exit "$?" 0
 schema smi.json.schema list list.json
 eq smi.json.loaded "$(jget .module.loaded list.json)" true
-eq smi.json.instances "$(jget .instances list.json)" 2
+eq smi.json.instances "$(jget .instances list.json)" "$ninst"
 eq smi.json.types "$(jget '.parents[0].types' list.json)" 4
 smi --json -i "$u1" > "$O/u1.json"
 eq smi.json.open "$(jget '.instances[0].open' u1.json)" true
@@ -109,7 +129,16 @@ else
 fi
 check smi.dmon.moved "bar0 deltas sum to $_sum" test "$_sum" -gt 0
 smi dmon -d 0.5 -c 1 > "$O/dmon.txt" 2>&1
-eq smi.dmon.text_lines "$(grep -cE '^  [0-9a-f]{8} vgsp\.ko ' "$O/dmon.txt")" 2
+eq smi.dmon.text_lines "$(grep -cE '^  [0-9a-f]{8} vgsp\.ko ' "$O/dmon.txt")" "$ninst"
+# the VMM goes away: the instance reads closed, without a holder
+if [ -n "$qemu" ]; then
+	kill "$qemu"
+	wait "$qemu" 2>/dev/null
+	smi --json -i "$u3" > "$O/u3.json"
+	eq smi.qemu_gone.open "$(jget '.instances[0].open' u3.json)" false
+	eq smi.qemu_gone.holders "$(jget '.instances[0].holders' u3.json)" 0
+	rm_inst "$u3"
+fi
 
 # ---- bad states --------------------------------------------------------------------
 smi -q -i 00000000-0000-4000-8000-00000000dead > /dev/null 2> "$O/nf.err"
