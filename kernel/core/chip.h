@@ -16,6 +16,12 @@ struct vgsp_chip {
 	u32 pmc_boot_42;
 	const struct vgsp_reg_table *tables;
 	unsigned int ntables;
+	/*
+	 * BAR0 bases GSP-RM reports in GET_CHIP_INFO.regBases[NV_REG_BASE_*]:
+	 * CPU-RM maps the usermode doorbell window (VOLTA_USERMODE_A) and the
+	 * timer at these offsets (gpuGetRegBaseOffset_FWCLIENT).
+	 */
+	u32 reg_base_gr, reg_base_timer, reg_base_master, reg_base_usermode;
 };
 
 extern const struct vgsp_chip vgsp_chip_gh100;

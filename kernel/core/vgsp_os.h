@@ -66,7 +66,7 @@ struct vgsp_os_ops {
 	 */
 	void (*worker_wake_after)(struct vgsp_worker *worker, u64 delay_ns);
 	/* Optional: let other work run (long loops under the device lock). */
-	void (*yield)(void);
+	void (*resched)(void);
 };
 
 /* Per-instance frontend services. @fe is the frontend's own pointer. */
@@ -104,8 +104,8 @@ static inline u64 vgsp_now_ns(void)
 
 static inline void vgsp_yield(void)
 {
-	if (vgsp_os->yield)
-		vgsp_os->yield();
+	if (vgsp_os->resched)
+		vgsp_os->resched();
 }
 
 static inline void vgsp_worker_wake_after(struct vgsp_worker *w, u64 delay_ns)

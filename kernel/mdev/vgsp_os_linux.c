@@ -183,5 +183,5 @@ const struct vgsp_os_ops vgsp_linux_os_ops = {
 	.worker_wake = k_worker_wake,
 	.worker_stop = k_worker_stop,
 	.worker_wake_after = k_worker_wake_after,
-	.yield = k_yield,
+	.resched = k_yield,
 };

@@ -190,7 +190,7 @@ static const struct vgsp_os_ops user_ops = {
 	.worker_wake = u_worker_wake,
 	.worker_stop = u_worker_stop,
 	.worker_wake_after = u_worker_wake_after,
-	/* .yield: none, pthreads are preempted anyway */
+	/* .resched: none, pthreads are preempted anyway */
 };
 
 void vgsp_os_user_init(void)

@@ -119,4 +119,8 @@ const struct vgsp_chip vgsp_chip_gh100 = {
 	.pmc_boot_42 = GH100_BOOT_42,
 	.tables = gh100_tables,
 	.ntables = VGSP_ARRAY_SIZE(gh100_tables),
+	.reg_base_gr = 0x400000,		/* NV_PGRAPH */
+	.reg_base_timer = 0x9000,		/* NV_PTIMER */
+	.reg_base_master = 0x0,			/* NV_PMC */
+	.reg_base_usermode = 0xbb0000,		/* NV_VIRTUAL_FUNCTION + 0x30000 */
 };

@@ -2,12 +2,14 @@
 /*
  * BAR1 (PCI BAR 1) and BAR2 (PCI BAR 3) as views of FB.
  *
- * CPU-RM builds each BAR's page tables in FB, reads entry 0 of the root
+ * BAR2: CPU-RM builds its page tables in FB, reads entry 0 of the root
  * GSP-RM reported in static info and hands it over in UPDATE_BAR_PDE
- * (kbusCommitBar2PDEs, and the same for BAR1). From then on every access
- * is translated by walking those tables, as the real BARs do: CPU-RM's
- * writes of USERD and pushbuffers through BAR1 land in the FB the engines
- * read. Before the hand-over (and after a GSP reset) a BAR stays the flat
+ * (kbusCommitBar2PDEs); BAR2 translates from then on. BAR1: GSP-RM's BAR1
+ * root is the one static info reports (bar1PdeBase) and CPU-RM writes its
+ * PDEs in place, so BAR1 translates from the moment static info is sent.
+ * Every translated access walks those tables, as the real BARs do:
+ * CPU-RM's writes of USERD and pushbuffers through BAR1 land in the FB the
+ * engines read. Before that (and after a GSP reset) a BAR is the flat
  * aperture of the device core.
  *
  * A BAR1 page with PTE kind SMSKED_MESSAGE in system memory is the VF
@@ -86,8 +88,11 @@ int vgsp_bar_access(struct vgsp_dev *dev, enum vgsp_bar_view view, u64 va,
 
 void vgsp_bar_set_pdb(struct vgsp_dev *dev, enum vgsp_bar_view view, u64 pdb)
 {
-	if (view < VGSP_VIEW_COUNT)
-		dev->mm->bar_pdb[view] = pdb;
+	if (view >= VGSP_VIEW_COUNT)
+		return;
+	dev->mm->bar_pdb[view] = pdb;
+	if (view == VGSP_VIEW_BAR1)
+		dev->mm->bar_active[view] = true;
 }
 
 int vgsp_bar_set_root(struct vgsp_dev *dev, enum vgsp_bar_view view,

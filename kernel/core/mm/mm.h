@@ -108,6 +108,7 @@ int vgsp_vm_write(struct vgsp_dev *dev, const struct vgsp_vm *vm, u64 va,
  */
 int vgsp_bar_set_root(struct vgsp_dev *dev, enum vgsp_bar_view view,
 		      u64 entry);
+/* Static info names GSP-RM's roots; BAR1 translates from then on. */
 void vgsp_bar_set_pdb(struct vgsp_dev *dev, enum vgsp_bar_view view, u64 pdb);
 /* GSP-RM is gone (GSP reset): both views are flat again. */
 void vgsp_bar_unbind(struct vgsp_dev *dev);

@@ -69,6 +69,23 @@ static int mem_target(u32 addr_space, enum vgsp_mem_target *t)
 	return 0;
 }
 
+/* GMMU_APERTURE (gmmu_fmt.h): 1 video, 2 peer, 3 sys non-coherent, 4 sys */
+#define GMMU_APERTURE_VIDEO		1
+#define GMMU_APERTURE_SYS_NONCOH	3
+#define GMMU_APERTURE_SYS_COH		4
+
+static int gmmu_target(u32 aperture, enum vgsp_mem_target *t)
+{
+	if (aperture == GMMU_APERTURE_VIDEO)
+		*t = VGSP_MEM_VID;
+	else if (aperture == GMMU_APERTURE_SYS_NONCOH ||
+		 aperture == GMMU_APERTURE_SYS_COH)
+		*t = VGSP_MEM_SYS;
+	else
+		return -EINVAL;
+	return 0;
+}
+
 static u32 channel_alloc(struct vgsp_gsp *gsp, u32 client, u32 parent,
 			 u32 object, const u8 *p, u32 psize)
 {
@@ -146,7 +163,7 @@ u32 r535_copy_server_pdes(struct vgsp_gsp *gsp, u32 client, u32 object,
 	enum vgsp_mem_target t;
 
 	if (psize != PDES_PARAMS_SIZE || !vgsp_get32(p, PDES_NUM_LEVELS) ||
-	    mem_target(vgsp_get32(p, PDES_LEVELS + PDES_LEVEL_APERTURE), &t))
+	    gmmu_target(vgsp_get32(p, PDES_LEVELS + PDES_LEVEL_APERTURE), &t))
 		return NV_ERR_INVALID_ARGUMENT;
 	vgsp_rm_vas_set_root(gsp->dev, client, object,
 			     vgsp_get64(p, PDES_LEVELS + PDES_LEVEL_ADDR), t);

@@ -109,16 +109,23 @@ struct r535_ctrl {
  * headers: { chipSubRev u8, emulationRev1 u32, isCmpSku bool } followed by
  * the PCI IDs and 16 register bases, with or without a bar1Size in front
  * of the IDs. The size the driver sends tells which; CPU-RM reads the sub
- * revision and the three PCI IDs (_gpuInitChipInfo).
+ * revision and the three PCI IDs (_gpuInitChipInfo), and maps the usermode
+ * doorbell window and the timer at regBases[NV_REG_BASE_USERMODE/TIMER]
+ * (0xFFFFFFFF: no such base).
  */
 #define CHIP_INFO_NO_BAR1_SIZE		0x58
 #define CHIP_INFO_WITH_BAR1_SIZE	0x5c
 #define CHIP_REVISION			0xa1
+#define CHIP_NREG_BASES			16
+#define REG_BASE_GR			1
+#define REG_BASE_TIMER			2
+#define REG_BASE_MASTER			3
+#define REG_BASE_USERMODE		4
 
 static u32 gpu_get_chip_info(struct vgsp_gsp *gsp, u8 *p, u32 size)
 {
 	const struct vgsp_profile *pr = gsp->dev->profile;
-	u32 ids;
+	u32 ids, i;
 
 	if (size == CHIP_INFO_NO_BAR1_SIZE)
 		ids = 0x0c;
@@ -133,6 +140,13 @@ static u32 gpu_get_chip_info(struct vgsp_gsp *gsp, u8 *p, u32 size)
 	vgsp_put32(p, ids + 4, (u32)pr->subsys_device << 16 |
 		   pr->subsys_vendor);
 	vgsp_put32(p, ids + 8, CHIP_REVISION);
+	for (i = 0; i < CHIP_NREG_BASES; i++)
+		vgsp_put32(p, ids + 12 + 4 * i, 0xffffffff);
+	vgsp_put32(p, ids + 12 + 4 * REG_BASE_GR, pr->chip->reg_base_gr);
+	vgsp_put32(p, ids + 12 + 4 * REG_BASE_TIMER, pr->chip->reg_base_timer);
+	vgsp_put32(p, ids + 12 + 4 * REG_BASE_MASTER, pr->chip->reg_base_master);
+	vgsp_put32(p, ids + 12 + 4 * REG_BASE_USERMODE,
+		   pr->chip->reg_base_usermode);
 	return NV_OK;
 }
 
