@@ -1163,7 +1163,7 @@ static void print_list_text(json_t *top)
 	if (!json_array_size(json_object_get(top, "instances")))
 		printf("  none\n");
 	else
-		printf("  %-36s %-8s %-9s %-4s %-6s %-20s %-12s %-7s %-9s %s\n", "UUID", "Frontend",
+		printf("  %-36s %-8s %-9s %-4s %-6s %-24s %-12s %-7s %-9s %s\n", "UUID", "Frontend",
 		       "Profile", "Open", "IRQ", "Holder", "Guest drv", "RPCs", "Doorbells", "Errors");
 	json_array_foreach(json_object_get(top, "instances"), i, in) {
 		char h[64] = "-";
@@ -1172,7 +1172,7 @@ static void print_list_text(json_t *top)
 		if (hl)
 			snprintf(h, sizeof(h), "%lld(%s)", (long long)json_integer_value(json_object_get(hl, "pid")),
 				 json_string_value(json_object_get(hl, "comm")));
-		printf("  %-36s %-8s %-9s %-4s %-6s %-20s %-12s %-7s %-9s %s\n", T(in, "uuid"),
+		printf("  %-36s %-8s %-9s %-4s %-6s %-24s %-12s %-7s %-9s %s\n", T(in, "uuid"),
 		       T(in, "frontend"), T(in, "profile"), T(in, "open"), T(in, "irq_mode"), h,
 		       T(in, "guest_driver"), T(in, "rpcs"), T(in, "doorbells"), T(in, "errors"));
 	}
