@@ -236,11 +236,17 @@ run vjunk --vfu-stats "$T/junk"
 eq vfu.junk.exit "$RC" 1
 one_error vfu.junk.line "$T/vjunk.err" "is not a vgsp-vfu stats file"
 
-# A live vgsp-vfu, when one is built (make -C userspace/vfu, or the rung-1
-# rig's cached build), or VGSP_VFU names one.
+# A live vgsp-vfu: VGSP_VFU, build/vfu/vgsp-vfu, the rung-1 rig's cached
+# build, or else one built here (make -C userspace/vfu).
 VFU=${VGSP_VFU:-$ROOT/build/vfu/vgsp-vfu}
 [ -x "$VFU" ] || VFU=$(ls -t "$ROOT"/.cache/guest/vfu-*/vgsp-vfu 2>/dev/null | head -n 1)
-if [ -n "$VFU" ] && [ -x "$VFU" ]; then
+if [ -z "$VFU" ] || [ ! -x "$VFU" ]; then	# none yet (fresh clone): build it
+	VFU=$ROOT/build/vfu/vgsp-vfu
+	make -s -C "$ROOT/userspace/vfu" > "$T/vfu-build.log" 2>&1 || VFU_BUILD_FAILED=1
+fi
+if [ -n "${VFU_BUILD_FAILED:-}" ]; then
+	skip vfu.live "make -C userspace/vfu failed: $(tail -n 2 "$T/vfu-build.log" | tr '\n' ' ')"
+elif [ -x "$VFU" ]; then
 	"$VFU" --socket "$T/vfu.sock" --stats "$T/live.stats" --uuid 11111111-2222-4333-8444-555555555555 \
 		> "$T/vfu.log" 2>&1 &
 	VFU_PID=$!
