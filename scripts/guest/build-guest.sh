@@ -102,6 +102,11 @@ FW="lib/firmware/nvidia/$NV_VER/gsp_ga10x.bin"
 OUT="$GUEST_CACHE/initrd-$NV_VER-$KREL.cpio"
 CUTEST="$GUEST_CACHE/cuinit-test"
 CUCHECK="$GUEST_CACHE/cudacheck"
+NVTRACE="$GUEST_CACHE/nvtrace.so"
+if [ ! -e "$NVTRACE" ] || newer "$VGSP_ROOT/scripts/guest/nvtrace.c" "$NVTRACE"; then
+	gcc -shared -fPIC -O2 -Wall -Wextra -Werror -o "$NVTRACE.tmp" \
+		"$VGSP_ROOT/scripts/guest/nvtrace.c" -ldl && mv "$NVTRACE.tmp" "$NVTRACE"
+fi
 if [ ! -x "$CUTEST" ] || newer "$VGSP_ROOT/scripts/guest/cuinit.c" "$CUTEST"; then
 	gcc -O2 -Wall -Wextra -Werror -o "$CUTEST" "$VGSP_ROOT/scripts/guest/cuinit.c" -ldl
 fi
@@ -111,7 +116,7 @@ if [ ! -x "$CUCHECK" ] || newer "$VGSP_ROOT/scripts/guest/cudacheck.c" "$CUCHECK
 fi
 if [ ! -e "$OUT" ] || newer "$VGSP_ROOT/scripts/guest/init.sh" "$OUT" || newer "$0" "$OUT" ||
    newer "$NVDIR/.done" "$OUT" || newer "$CUTEST" "$OUT" || newer "$CUCHECK" "$OUT" ||
-   newer "$USR/.done" "$OUT"; then
+   newer "$USR/.done" "$OUT" || newer "$NVTRACE" "$OUT"; then
 	t0=$(now)
 	R="$GUEST_CACHE/initrd-root"
 	rm -rf "$R"; mkdir -p "$R/bin" "$R/lib/vgsp" "$R/lib/firmware/nvidia/$NV_VER" "$R/lib64" \
@@ -138,6 +143,7 @@ if [ ! -e "$OUT" ] || newer "$VGSP_ROOT/scripts/guest/init.sh" "$OUT" || newer "
 	cp "$USR/usr/lib/nvidia/current/nvidia-smi" "$R/usr/bin/"
 	cp "$CUTEST" "$R/usr/bin/cuinit-test"
 	cp "$CUCHECK" "$R/usr/bin/cudacheck"
+	cp "$NVTRACE" "$R/usr/lib/nvtrace.so"
 	cp -a "$USR"/usr/lib/x86_64-linux-gnu/libnvidia-ml.so* "$USR"/usr/lib/x86_64-linux-gnu/libcuda.so* \
 		"$R/usr/lib/x86_64-linux-gnu/" 2>/dev/null || true
 	cp -a "$USR"/usr/lib/x86_64-linux-gnu/nvidia/current/* "$R/usr/lib/x86_64-linux-gnu/" 2>/dev/null || true

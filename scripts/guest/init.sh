@@ -68,8 +68,11 @@ fi
 if [ -n "$maj" ] && [ "$RUNG" = 2 ]; then
 	# cudacheck's lines go to the console as they come (a hang keeps them).
 	say "cudacheck $(arg rung2.args | tr ',' ' ')"
+	# rung2.trace=1: every RM/UVM ioctl of cudacheck (libcuda) logged by nvtrace.so
+	pre=""
+	[ "$(arg rung2.trace)" = 1 ] && pre=/usr/lib/nvtrace.so
 	# shellcheck disable=SC2046 # rung2.args is a comma-separated word list
-	{ cudacheck $(arg rung2.args | tr ',' ' ') 2>&1; echo "$?" > /tmp/cudacheck.rc; } |
+	{ LD_PRELOAD=$pre cudacheck $(arg rung2.args | tr ',' ' ') 2>&1; echo "$?" > /tmp/cudacheck.rc; } |
 		tee /tmp/cudacheck.txt
 	say "cudacheck rc=$(cat /tmp/cudacheck.rc)"
 elif [ -n "$maj" ]; then

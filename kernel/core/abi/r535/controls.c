@@ -371,6 +371,212 @@ static u32 ack(struct vgsp_gsp *gsp, u8 *p, u32 size)
 }
 
 /*
+ * GPU_GET_INFO_V2: CPU-RM answers the indices it knows and forwards the
+ * rest with bit 31 set in the index (getGpuInfos). Those are GSP-RM's:
+ * none of them is a capability a vGPU slice has, so each reads 0 (the
+ * "no"/"disabled" value of every such index); the flag is cleared.
+ */
+#define GPU_INFO_LIST			4
+#define GPU_INFO_MAX			64
+#define GPU_INFO_SIZE			(GPU_INFO_LIST + 8 * GPU_INFO_MAX)
+#define GPU_INFO_FORWARD		0x80000000U
+
+/*
+ * BUS_GET_INFO_V2 as kbusSendBusInfo sends it (one entry): the PCIe
+ * generation CPU-RM forwards (a Gen5 x16 part at Gen5, as H100 SXM), and
+ * 0 for the link error counters, ASPM and MSI state of a virtual link.
+ */
+#define BUS_INFO_LIST			4
+#define BUS_INFO_MAX			0x34
+#define BUS_INFO_SIZE			(BUS_INFO_LIST + 8 * BUS_INFO_MAX)
+#define BUS_INFO_PCIE_GEN2_INFO		0x14
+#define BUS_INFO_PCIE_GEN_INFO		0x2d
+#define BUS_PCIE_GEN5_ALL		(4U << 12 | 4U << 16 | 4U << 20)
+
+static u32 bus_get_info_v2(struct vgsp_gsp *gsp, u8 *p, u32 size)
+{
+	u32 n = vgsp_get32(p, 0), i;
+
+	if (!n || n > BUS_INFO_MAX)
+		return NV_ERR_INVALID_ARGUMENT;
+	for (i = 0; i < n; i++) {
+		u8 *e = p + BUS_INFO_LIST + 8 * i;
+		u32 idx = vgsp_get32(e, 0);
+
+		vgsp_put32(e, 4, idx == BUS_INFO_PCIE_GEN_INFO ||
+				 idx == BUS_INFO_PCIE_GEN2_INFO ?
+				 BUS_PCIE_GEN5_ALL : 0);
+	}
+	return NV_OK;
+}
+
+/*
+ * FB_GET_INFO_V2 carries only the indices CPU-RM routes to GSP-RM
+ * (kmemsysCtrlCmdFbGetInfoV2: topology, RAM type, reserved sizes); the
+ * sizes of FB it answers itself from static info. Indices not listed read
+ * 0, which for each of them is the "none"/"not present" value.
+ */
+#define FB_INFO_LIST			4
+#define FB_INFO_MAX			0x36
+#define FB_INFO_SIZE			(FB_INFO_LIST + 8 * FB_INFO_MAX)
+
+static u32 fb_info(u32 idx)
+{
+	switch (idx) {
+	case 0x04:			/* PARTITION_COUNT */
+	case 0x19:			/* FBP_COUNT */
+		return 10;
+	case 0x0b:			/* BUS_WIDTH */
+		return R535_FB_BUS_WIDTH;
+	case 0x0d:			/* RAM_TYPE */
+		return 0x14;		/* HBM3 */
+	case 0x14:			/* PARTITION_MASK */
+		return R535_FBIO_MASK;
+	case 0x1a:			/* FBP_MASK */
+		return R535_FBP_MASK;
+	case 0x1b:			/* L2CACHE_SIZE */
+		return R535_L2_CACHE_SIZE;
+	case 0x22:			/* LTC_COUNT: 2 per FBP */
+		return 20;
+	case 0x23:			/* LTS_COUNT: 4 slices per LTC */
+		return 80;
+	case 0x2b:			/* LTC_MASK */
+		return 0xfffff;
+	default:
+		return 0;
+	}
+}
+
+static u32 fb_get_info_v2(struct vgsp_gsp *gsp, u8 *p, u32 size)
+{
+	u32 n = vgsp_get32(p, 0), i;
+
+	if (n > FB_INFO_MAX)
+		return NV_ERR_INVALID_ARGUMENT;
+	for (i = 0; i < n; i++) {
+		u8 *e = p + FB_INFO_LIST + 8 * i;
+		u32 idx = vgsp_get32(e, 0);
+
+		if (idx >= FB_INFO_MAX)
+			return NV_ERR_INVALID_ARGUMENT;
+		vgsp_put32(e, 4, fb_info(idx));
+	}
+	return NV_OK;
+}
+
+/*
+ * Copy-engine capabilities GSP-RM reports (kceGetDeviceCaps and UVM's CE
+ * selection read them): the slice's one async LCE (COPY0) reads and writes
+ * system memory, copies peer-to-peer within the GPU (UVM's GPU_TO_GPU
+ * channel needs the P2P cap), takes block-linear surfaces over 64 KiB and
+ * both transfer types; it is backed by PCE 0.
+ */
+#define CE_CAPS0			(0x04 | 0x08 | 0x20 | 0x40 | 0x80)
+#define CE_CAPS1			(0x01 | 0x02)
+#define CE_MAX_PCES			32
+#define CE_ALL_CAPS_SIZE		(2 * CE_MAX_PCES + 4)
+#define CE_CAPS_V2_SIZE			8
+#define CE_PCE_MASK_SIZE		8
+#define ENGINE_TYPE_COPY0		0x09
+
+static u32 ce_get_all_physical_caps(struct vgsp_gsp *gsp, u8 *p, u32 size)
+{
+	memset(p, 0, size);
+	p[0] = CE_CAPS0;			/* LCE 0 */
+	p[1] = CE_CAPS1;
+	vgsp_put32(p, 2 * CE_MAX_PCES, 1U << 0);	/* present */
+	return NV_OK;
+}
+
+static u32 ce_get_physical_caps(struct vgsp_gsp *gsp, u8 *p, u32 size)
+{
+	if (vgsp_get32(p, 0) != ENGINE_TYPE_COPY0)
+		return NV_ERR_INVALID_ARGUMENT;
+	p[4] = CE_CAPS0;
+	p[5] = CE_CAPS1;
+	return NV_OK;
+}
+
+static u32 ce_get_pce_mask(struct vgsp_gsp *gsp, u8 *p, u32 size)
+{
+	if (vgsp_get32(p, 0) != ENGINE_TYPE_COPY0)
+		return NV_ERR_INVALID_ARGUMENT;
+	vgsp_put32(p, 4, 1U << 0);
+	return NV_OK;
+}
+
+/*
+ * GSP_GET_FEATURES: UVM is enabled (libcuda reads this bit before it uses
+ * the GPU), the mask is valid, GSP-RM is the default on this GPU, and the
+ * firmware build is the driver version the guest announced.
+ */
+#define GSP_FEATURES_SIZE		0x48
+#define GSP_FEATURES_UVM_ENABLED	0x1
+#define GSP_FEATURES_VERSION		6
+#define GSP_FEATURES_VERSION_LEN	64
+
+static u32 gsp_get_features(struct vgsp_gsp *gsp, u8 *p, u32 size)
+{
+	unsigned int i;
+
+	memset(p, 0, size);
+	vgsp_put32(p, 0, GSP_FEATURES_UVM_ENABLED);
+	p[4] = 1;			/* bValid */
+	p[5] = 1;			/* bDefaultGspRmGpu */
+	for (i = 0; i + 1 < GSP_FEATURES_VERSION_LEN &&
+	     i < sizeof(gsp->guest_version) && gsp->guest_version[i]; i++)
+		p[GSP_FEATURES_VERSION + i] = gsp->guest_version[i];
+	return NV_OK;
+}
+
+/*
+ * Controls with bit 15 of the command set (0x2080_8xxx, "legacy") go to
+ * GSP-RM as raw buffers, with no NVOC entry (rmapi_gss_legacy_control.c).
+ * libcuda's cuInit sends two; on real hardware 0x20808159 answers NV_OK
+ * with the request unchanged and 0x20808162 NV_OK with its first byte 1
+ * (measured by others on a GA106, cuInit ioctl trace). Nothing more is
+ * known of them, so nothing more is claimed.
+ */
+static u32 gss_legacy_8162(struct vgsp_gsp *gsp, u8 *p, u32 size)
+{
+	if (size < 1)
+		return NV_ERR_INVALID_PARAM_STRUCT;
+	p[0] = 1;
+	return NV_OK;
+}
+
+/*
+ * Zeroed answers that are the hardware's: no C2C link (Grace-Hopper only),
+ * no PCIe atomics across the virtual link.
+ */
+static u32 zero_ok(struct vgsp_gsp *gsp, u8 *p, u32 size)
+{
+	memset(p, 0, size);
+	return NV_OK;
+}
+
+static u32 gpu_get_info_v2(struct vgsp_gsp *gsp, u8 *p, u32 size)
+{
+	u32 n = vgsp_get32(p, 0), i;
+
+	if (!n || n > GPU_INFO_MAX)
+		return NV_ERR_INVALID_ARGUMENT;
+	for (i = 0; i < n; i++) {
+		u8 *e = p + GPU_INFO_LIST + 8 * i;
+		u32 idx = vgsp_get32(e, 0);
+
+		if (!(idx & GPU_INFO_FORWARD))
+			continue;
+		idx &= ~GPU_INFO_FORWARD;
+		if (idx >= GPU_INFO_MAX)
+			return NV_ERR_INVALID_ARGUMENT;
+		vgsp_put32(e, 0, idx);
+		vgsp_put32(e, 4, 0);
+	}
+	return NV_OK;
+}
+
+/*
  * Deliberately NOT_SUPPORTED, as GSP-RM answers on this configuration:
  * NVLINK_GET_NVLINK_DEVICE_INFO (no NVLink on a vGPU slice),
  * GPU_GET_VMMU_SEGMENT_SIZE ("no VMMU", which CPU-RM takes as
@@ -458,6 +664,21 @@ static const struct r535_ctrl r535_ctrls[] = {
 	  get_name_string },
 	{ CMD_GPU_GET_SHORT_NAME_STRING, "GPU_GET_SHORT_NAME_STRING",
 	  SHORT_NAME_SIZE, get_short_name_string },
+	{ 0x20800102, "GPU_GET_INFO_V2", GPU_INFO_SIZE, gpu_get_info_v2 },
+	{ 0x20801823, "BUS_GET_INFO_V2", BUS_INFO_SIZE, bus_get_info_v2 },
+	{ 0x20801303, "FB_GET_INFO_V2", FB_INFO_SIZE, fb_get_info_v2 },
+	{ 0x20803601, "GSP_GET_FEATURES", GSP_FEATURES_SIZE, gsp_get_features },
+	{ 0x20808159, "GSS_LEGACY_0x8159", 0, ack },
+	{ 0x20808162, "GSS_LEGACY_0x8162", 0, gss_legacy_8162 },
+	{ 0x2080182b, "BUS_GET_C2C_INFO", 0, zero_ok },
+	{ 0x2080182a, "BUS_GET_PCIE_SUPPORTED_GPU_ATOMICS", 0, zero_ok },
+	/* TSG construction fails without it; every field is the guest's input */
+	{ 0xa06c010a, "INTERNAL_PROMOTE_FAULT_METHOD_BUFFERS", 0, ack },
+	{ 0x20802a0b, "CE_GET_ALL_PHYSICAL_CAPS", CE_ALL_CAPS_SIZE,
+	  ce_get_all_physical_caps },
+	{ 0x20802a07, "CE_GET_PHYSICAL_CAPS", CE_CAPS_V2_SIZE,
+	  ce_get_physical_caps },
+	{ 0x20802a02, "CE_GET_CE_PCE_MASK", CE_PCE_MASK_SIZE, ce_get_pce_mask },
 	{ CMD_GPU_GET_GID_INFO, "GPU_GET_GID_INFO", GID_PARAMS_SIZE,
 	  get_gid_info },
 	{ CMD_GET_DEVICE_INFO_TABLE, "INTERNAL_GET_DEVICE_INFO_TABLE", 0,
@@ -514,6 +735,12 @@ static const struct r535_ctrl r535_ctrls[] = {
 	  r535_kgr_get_zcull_info },
 	{ 0x20800a2e, "INTERNAL_STATIC_KGR_GET_ROP_INFO", 0,
 	  r535_kgr_get_rop_info },
+	{ 0x20800a30, "INTERNAL_STATIC_KGR_GET_PPC_MASKS", 0,
+	  r535_kgr_get_ppc_masks },
+	{ 0x20800a34, "INTERNAL_STATIC_KGR_GET_SM_ISSUE_RATE_MODIFIER", 0,
+	  r535_kgr_get_sm_issue_rate_modifier },
+	{ 0x20800a3f, "INTERNAL_STATIC_KGR_GET_FECS_TRACE_DEFINES", 0,
+	  r535_kgr_get_fecs_trace_defines },
 	{ 0x20800a3d, "INTERNAL_STATIC_KGR_GET_FECS_RECORD_SIZE", 0,
 	  r535_kgr_get_fecs_record_size },
 	{ 0x20800a48, "INTERNAL_STATIC_KGR_GET_PDB_PROPERTIES", 0,

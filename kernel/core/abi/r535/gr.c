@@ -210,6 +210,54 @@ u32 r535_kgr_get_fecs_record_size(struct vgsp_gsp *gsp, u8 *p, u32 size)
 	return NV_OK;
 }
 
+/* PPC_MASKS: the PES (PPC) units present in each GPC, GR0 only. */
+#define PPC_ROW				(GR_MAX_GPC * 4)
+
+u32 r535_kgr_get_ppc_masks(struct vgsp_gsp *gsp, u8 *p, u32 size)
+{
+	unsigned int g;
+
+	if (need(size, PPC_ROW))
+		return NV_ERR_INVALID_PARAM_STRUCT;
+	memset(p, 0, size);
+	for (g = 0; g < GR_GPCS; g++)
+		vgsp_put32(p, 4 * g, (1U << GR_PES_PER_GPC) - 1);
+	return NV_OK;
+}
+
+/*
+ * SM_ISSUE_RATE_MODIFIER: every unit at full speed (0 in each field), as
+ * on a data-center part; CUDA derives throughput ratios from these.
+ */
+#define ISSUE_RATE_ROW			9
+
+u32 r535_kgr_get_sm_issue_rate_modifier(struct vgsp_gsp *gsp, u8 *p, u32 size)
+{
+	if (need(size, ISSUE_RATE_ROW))
+		return NV_ERR_INVALID_PARAM_STRUCT;
+	memset(p, 0, size);
+	return NV_OK;
+}
+
+/*
+ * FECS_TRACE_DEFINES (32 bytes per engine): the record size GET_FECS_
+ * RECORD_SIZE reports, the timestamp tag in the top byte of the upper
+ * word, 56 bits of timestamp, no low-bit shift.
+ */
+#define FECS_DEF_ROW			32
+
+u32 r535_kgr_get_fecs_trace_defines(struct vgsp_gsp *gsp, u8 *p, u32 size)
+{
+	if (need(size, FECS_DEF_ROW))
+		return NV_ERR_INVALID_PARAM_STRUCT;
+	memset(p, 0, size);
+	vgsp_put32(p, 0, FECS_RECORD_SIZE);
+	vgsp_put32(p, 4, 0xff000000);
+	p[8] = 24;
+	vgsp_put64(p, 16, 0x00ffffffffffffffULL);
+	return NV_OK;
+}
+
 /* PDB_PROPERTIES: bPerSubCtxheaderSupported (Volta+: yes). */
 u32 r535_kgr_get_pdb_properties(struct vgsp_gsp *gsp, u8 *p, u32 size)
 {

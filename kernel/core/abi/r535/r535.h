@@ -178,6 +178,12 @@ u32 r535_engine_caps(void);
 /* The runlist of NV2080_ENGINE_TYPE @type, or -1 if no such engine. */
 int r535_engine_runlist(u32 type);
 
+/* FB topology every FB answer describes (static info, FB_GET_INFO_V2) */
+#define R535_FBIO_MASK			0x3ff
+#define R535_FB_BUS_WIDTH		5120	/* HBM3, 5 stacks */
+#define R535_FBP_MASK			0x3ff
+#define R535_L2_CACHE_SIZE		(50U << 20)
+
 /* channels.c: the work path's objects and calls (decode only) */
 #define R535_CTRL_COPY_SERVER_PDES	0x90f10106
 u32 r535_alloc_hook(struct vgsp_gsp *gsp, u32 client, u32 parent,
@@ -196,6 +202,9 @@ u32 r535_kgr_get_global_sm_order(struct vgsp_gsp *gsp, u8 *p, u32 size);
 u32 r535_kgr_get_context_buffers_info(struct vgsp_gsp *gsp, u8 *p, u32 size);
 u32 r535_kgr_get_zcull_info(struct vgsp_gsp *gsp, u8 *p, u32 size);
 u32 r535_kgr_get_rop_info(struct vgsp_gsp *gsp, u8 *p, u32 size);
+u32 r535_kgr_get_ppc_masks(struct vgsp_gsp *gsp, u8 *p, u32 size);
+u32 r535_kgr_get_sm_issue_rate_modifier(struct vgsp_gsp *gsp, u8 *p, u32 size);
+u32 r535_kgr_get_fecs_trace_defines(struct vgsp_gsp *gsp, u8 *p, u32 size);
 u32 r535_kgr_get_fecs_record_size(struct vgsp_gsp *gsp, u8 *p, u32 size);
 u32 r535_kgr_get_pdb_properties(struct vgsp_gsp *gsp, u8 *p, u32 size);
 void r535_gpu_name(const struct vgsp_gsp *gsp, char *out, unsigned int len);

@@ -10,10 +10,10 @@
 /* A vGPU slice shows 8 GPCs of 8 TPCs (an H100 SXM5 has 8 GPCs). */
 #define GPC_COUNT		8
 #define TPC_MASK		0xff
-#define FBIO_MASK		0x3ff
-#define FB_BUS_WIDTH		5120	/* HBM3, 5 stacks */
-#define FBP_MASK		0x3ff
-#define L2_CACHE_SIZE		(50U << 20)
+#define FBIO_MASK		R535_FBIO_MASK
+#define FB_BUS_WIDTH		R535_FB_BUS_WIDTH
+#define FBP_MASK		R535_FBP_MASK
+#define L2_CACHE_SIZE		R535_L2_CACHE_SIZE
 /* Top of FB kept for GSP-RM: BAR1/BAR2 page-directory roots live there. */
 #define FB_RSVD_TOP		(2ULL << 20)
 #define BAR2_PDE_OFF		(64ULL << 10)

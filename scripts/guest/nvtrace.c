@@ -1,0 +1,68 @@
+/* nvtrace.c — LD_PRELOAD library for the guest: logs every ioctl on an NVIDIA or UVM device
+ * with the RM request decoded (control cmd, alloc class, handles, the RM status after the
+ * call), one line each on stderr. libcuda is closed; this is how its requests are seen.
+ * Build: gcc -shared -fPIC -O2 -o nvtrace.so nvtrace.c -ldl */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+
+#define NV_ESC_RM_FREE 0x29
+#define NV_ESC_RM_CONTROL 0x2a
+#define NV_ESC_RM_ALLOC 0x2b
+
+typedef int (*ioctl_fn)(int, unsigned long, void *);
+
+static const uint32_t *u32p(const void *p, size_t off)
+{
+	return (const uint32_t *)((const char *)p + off);
+}
+
+int ioctl(int fd, unsigned long req, ...)
+{
+	static ioctl_fn real;
+	va_list ap;
+	void *arg;
+	int rc;
+
+	va_start(ap, req);
+	arg = va_arg(ap, void *);
+	va_end(ap);
+	if (!real)
+		real = (ioctl_fn)dlsym(RTLD_NEXT, "ioctl");
+	rc = real(fd, req, arg);
+	if (!arg)
+		return rc;
+	if (_IOC_TYPE(req) == 'F') {
+		unsigned int nr = _IOC_NR(req), sz = _IOC_SIZE(req);
+
+		if (nr == NV_ESC_RM_CONTROL && sz >= 32)
+			fprintf(stderr, "nvtrace: ctrl 0x%08x h 0x%x/0x%x size 0x%x -> rc %d status 0x%x\n",
+				*u32p(arg, 8), *u32p(arg, 0), *u32p(arg, 4), *u32p(arg, 24), rc,
+				*u32p(arg, 28));
+		else if (nr == NV_ESC_RM_ALLOC && sz >= 44)
+			fprintf(stderr, "nvtrace: alloc class 0x%04x h 0x%x/0x%x/0x%x -> rc %d status 0x%x\n",
+				*u32p(arg, 12), *u32p(arg, 0), *u32p(arg, 4), *u32p(arg, 8), rc,
+				*u32p(arg, 40));
+		else if (nr == NV_ESC_RM_ALLOC && sz >= 28)
+			fprintf(stderr, "nvtrace: alloc class 0x%04x h 0x%x/0x%x/0x%x -> rc %d status 0x%x\n",
+				*u32p(arg, 12), *u32p(arg, 0), *u32p(arg, 4), *u32p(arg, 8), rc,
+				*u32p(arg, 24));
+		else if (nr == NV_ESC_RM_FREE && sz >= 16)
+			fprintf(stderr, "nvtrace: free h 0x%x/0x%x -> rc %d status 0x%x\n",
+				*u32p(arg, 0), *u32p(arg, 8), rc, *u32p(arg, 12));
+		else
+			fprintf(stderr, "nvtrace: esc 0x%x size 0x%x fd %d -> rc %d\n", nr, sz, fd, rc);
+	} else if (req < 0x1000 || (req & 0xffff0000) == 0x30000000) {
+		/* UVM: plain numbers (uvm_ioctl.h); REGISTER_GPU (37) carries rmStatus @36 */
+		if (req == 37)
+			fprintf(stderr, "nvtrace: uvm REGISTER_GPU fd %d -> rc %d rmStatus 0x%x\n",
+				fd, rc, *u32p(arg, 36));
+		else
+			fprintf(stderr, "nvtrace: uvm %lu fd %d -> rc %d\n", req, fd, rc);
+	}
+	return rc;
+}
