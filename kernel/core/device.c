@@ -46,7 +46,7 @@ static int build_regmodel(struct vgsp_dev *dev)
 	unsigned int n = 0, i, ngsp;
 
 	ngsp = vgsp_gsp_reg_tables(chip, &gsp_tables);
-	if (chip->ntables + ngsp + 2 > MAX_TABLES) {
+	if (chip->ntables + ngsp + 3 > MAX_TABLES) {
 		vgsp_err("vgsp: %s: too many register tables\n", dev->name);
 		return -EINVAL;
 	}
@@ -56,6 +56,7 @@ static int build_regmodel(struct vgsp_dev *dev)
 		tables[n++] = gsp_tables[i];
 	tables[n++] = vgsp_mm_reg_table;
 	tables[n++] = vgsp_fifo_reg_table;
+	tables[n++] = vgsp_mm_fault_reg_table;
 	return vgsp_regmodel_init(&dev->regs, tables, n);
 }
 

@@ -13,11 +13,17 @@
 #define VGSP_CFG_SIZE		4096
 #define VGSP_NUM_BARS		6
 
-/* Capability placement (fixed, documented in docs/device-model.md). */
-#define VGSP_CAP_PM		0x60
-#define VGSP_CAP_MSI		0x68
-#define VGSP_CAP_PCIE		0x78
-#define VGSP_CAP_MSIX		0xb4
+/*
+ * Capability placement: GH100's (dev_xtl_ep_pcfg_gpu.h: MSI header 0x48,
+ * PCI Express device/link registers 0x64..0x70, MSI-X header 0xb0). CPU-RM
+ * reads the link capabilities at the fixed offset 0x6c (kbifGetBusOptions
+ * Addr_GH100), and UVM refuses a GPU whose PCIe speed it cannot decode.
+ * Documented in docs/interfaces.md.
+ */
+#define VGSP_CAP_PM		0x40
+#define VGSP_CAP_MSI		0x48
+#define VGSP_CAP_PCIE		0x60
+#define VGSP_CAP_MSIX		0xb0
 
 #define VGSP_MSIX_MAX		64
 #define VGSP_MSIX_TABLE_OFF	0xb90000	/* in BAR0, away from registers */

@@ -87,10 +87,10 @@ static void test_identity(void **state)
 static void test_cap_chain(void **state)
 {
 	static const struct { u8 off, id; } want[] = {
-		{ 0x60, 0x01 },	/* PM */
-		{ 0x68, 0x05 },	/* MSI */
-		{ 0x78, 0x10 },	/* PCI Express */
-		{ 0xb4, 0x11 },	/* MSI-X */
+		{ 0x40, 0x01 },	/* PM */
+		{ 0x48, 0x05 },	/* MSI */
+		{ 0x60, 0x10 },	/* PCI Express: LNKCAP at 0x6c, as GH100 */
+		{ 0xb0, 0x11 },	/* MSI-X */
 	};
 	struct fix *f = *state;
 	u32 ptr = rd(&f->cfg, PCI_CAP_PTR, 1);

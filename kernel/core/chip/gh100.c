@@ -16,6 +16,7 @@
 #define NV_PTIMER_TIME_0		0x009400
 #define NV_PTIMER_TIME_1		0x009410
 #define NV_PCFG				0x088000	/* config-space mirror */
+#define NV_EP_PCFGM			0x092000	/* GH100 EP mirror */
 #define NV_USABLE_FB_SIZE_IN_MB		0x1183a4
 
 #define GH100_BOOT_0			0x180000a1
@@ -82,6 +83,9 @@ static const struct vgsp_reg gh100_regs[] = {
 	{ .name = "PTIMER_TIME_1", .offset = NV_PTIMER_TIME_1,
 	  .read = ptimer_read, .write = ptimer_write },
 	{ .name = "PCFG", .offset = NV_PCFG, .count = 64, .stride = 4,
+	  .ro_mask = ~0U, .read = pcfg_read },
+	/* NV_EP_PCFGM: GH100's mirror, read in a VM (gpuReadVgpuConfigReg) */
+	{ .name = "EP_PCFGM", .offset = NV_EP_PCFGM, .count = 64, .stride = 4,
 	  .ro_mask = ~0U, .read = pcfg_read },
 	{ .name = "USABLE_FB_SIZE_IN_MB", .offset = NV_USABLE_FB_SIZE_IN_MB,
 	  .ro_mask = ~0U, .read = fb_size_mb_read },

@@ -249,13 +249,32 @@ int vgsp_host_method(struct vgsp_dev *dev, struct vgsp_chan *ch, u32 subch,
 	}
 }
 
+/* NV2080_ENGINE_TYPE_COPY0..9 and COPY10..19 */
+static bool engine_is_copy(u32 type)
+{
+	return (type >= 0x09 && type <= 0x12) || (type >= 0x34 && type <= 0x3d);
+}
+
+/*
+ * The class a subchannel's methods go to. A channel on a copy engine's
+ * runlist has only that engine behind it: its engine methods reach the
+ * copy class whether or not the stream bound it with SET_OBJECT first
+ * (UVM pushes semaphore releases on such channels before any SET_OBJECT).
+ */
+static u32 subch_class(const struct vgsp_chan *ch, u32 subch)
+{
+	if (!ch->subch_class[subch] && engine_is_copy(ch->engine_type))
+		return HOPPER_DMA_COPY_A;
+	return ch->subch_class[subch];
+}
+
 int vgsp_engine_method(struct vgsp_dev *dev, struct vgsp_chan *ch, u32 subch,
 		       u32 mthd, u32 data)
 {
 	ch->st.methods++;
 	if (mthd < HOST_METHOD_END)
 		return vgsp_host_method(dev, ch, subch, mthd, data);
-	switch (ch->subch_class[subch]) {
+	switch (subch_class(ch, subch)) {
 	case HOPPER_DMA_COPY_A:
 		return vgsp_ce_method(dev, ch, mthd, data);
 	case HOPPER_COMPUTE_A:

@@ -100,6 +100,7 @@ struct vgsp_chan {
 	struct vgsp_host_regs host;
 	struct vgsp_ce_regs ce;
 	u32 error_code;
+	u32 error_mthd, error_class;	/* the method that stopped it */
 	bool ce_busy;			/* ce_xfer part done */
 	struct vgsp_ce_xfer ce_x;		/* the launch in progress */
 	u32 ce_launch;			/* its LAUNCH_DMA value */

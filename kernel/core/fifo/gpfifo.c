@@ -228,6 +228,8 @@ bool vgsp_gpfifo_run(struct vgsp_dev *dev, struct vgsp_chan *ch)
 	}
 	return false;
 error:
+	ch->error_mthd = ch->pb.mthd;
+	ch->error_class = ch->subch_class[ch->pb.subch];
 	vgsp_fifo_chan_error(dev, ch, ch->error_code);
 	return false;
 }

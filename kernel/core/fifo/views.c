@@ -33,9 +33,10 @@ void vgsp_fifo_show_channels(struct vgsp_dev *dev, struct vgsp_printer *p)
 
 		if (!ch->used)
 			continue;
-		p->print(p, "channel chid %u runlist %u token 0x%x engine 0x%x state %s error %u\n",
+		p->print(p, "channel chid %u runlist %u token 0x%x engine 0x%x state %s error %u method 0x%x class 0x%x\n",
 			 ch->chid, ch->runlist, ch->token, ch->engine_type,
-			 state_names[ch->state], ch->error_code);
+			 state_names[ch->state], ch->error_code,
+			 ch->error_mthd, ch->error_class);
 		p->print(p, "  gpfifo 0x%llx entries %u gp_get %u vm %s 0x%llx\n",
 			 (unsigned long long)ch->gpfifo_va, ch->gpfifo_entries,
 			 ch->gp_get, ch->vm_ok ? "ok" : "unknown",

@@ -122,7 +122,8 @@ int vgsp_bar_access(struct vgsp_dev *dev, enum vgsp_bar_view view, u64 va,
 int vgsp_pramin_access(struct vgsp_dev *dev, u32 off, void *buf, u32 len,
 		       bool write);
 
-/* BAR0 registers of mm (the PRAMIN window base). */
+/* BAR0 registers of mm (the PRAMIN window base; fault/notify buffers). */
 extern const struct vgsp_reg_table vgsp_mm_reg_table;
+extern const struct vgsp_reg_table vgsp_mm_fault_reg_table;
 
 #endif /* VGSP_MM_H */

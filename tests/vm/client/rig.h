@@ -24,10 +24,10 @@
 #define BAR0_SIZE	(16 * MIB)
 #define BAR3_SIZE	(32 * MIB)
 #define CFG_SIZE	4096
-#define CAP_PM		0x60
-#define CAP_MSI		0x68
-#define CAP_PCIE	0x78
-#define CAP_MSIX	0xb4
+#define CAP_PM		0x40
+#define CAP_MSI		0x48
+#define CAP_PCIE	0x60
+#define CAP_MSIX	0xb0
 #define MSIX_TABLE_OFF	0xb90000
 #define MSIX_PBA_OFF	0xba0000
 #define BAR0_BOOT0	0x0

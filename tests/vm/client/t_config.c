@@ -34,7 +34,7 @@ static void t_identity(struct vdev *d)
 	/* QEMU's vfio-pci reads the whole config space with one pread. */
 	r = reg_rd(d, CFG, 0, bulk, sizeof(bulk));
 	check(!r && !memcmp(bulk, &(uint32_t){ cfg32(d, 0) }, 4) &&
-	      bulk[0x34] == CAP_PM && bulk[0xb4] == 0x11, "cfg.bulk_read_4096",
+	      bulk[0x34] == CAP_PM && bulk[CAP_MSIX] == 0x11, "cfg.bulk_read_4096",
 	      "pread of 4096 bytes: r=%d (QEMU vfio-pci needs this at realize)", r);
 }
 

@@ -672,6 +672,21 @@ static const struct r535_ctrl r535_ctrls[] = {
 	{ 0x20808162, "GSS_LEGACY_0x8162", 0, gss_legacy_8162 },
 	{ 0x2080182b, "BUS_GET_C2C_INFO", 0, zero_ok },
 	{ 0x2080182a, "BUS_GET_PCIE_SUPPORTED_GPU_ATOMICS", 0, zero_ok },
+	/*
+	 * Fault and access-counter buffers: GSP-RM would point the MMU's
+	 * fault/notify hardware at them. No engine here raises replayable
+	 * faults or counts accesses (the sim walks page tables on every
+	 * access), so registering is accepted and the buffers stay empty:
+	 * their GET/PUT registers read 0.
+	 */
+	{ 0x20800a9b, "INTERNAL_GMMU_REGISTER_FAULT_BUFFER", 0, ack },
+	{ 0x20800a9c, "INTERNAL_GMMU_UNREGISTER_FAULT_BUFFER", 0, ack },
+	{ 0x20800a9d, "INTERNAL_GMMU_REGISTER_CLIENT_SHADOW_FAULT_BUFFER", 0,
+	  ack },
+	{ 0x20800a9e, "INTERNAL_GMMU_UNREGISTER_CLIENT_SHADOW_FAULT_BUFFER", 0,
+	  ack },
+	{ 0x20800a1d, "INTERNAL_UVM_REGISTER_ACCESS_CNTR_BUFFER", 0, ack },
+	{ 0x20800a1e, "INTERNAL_UVM_UNREGISTER_ACCESS_CNTR_BUFFER", 0, ack },
 	/* TSG construction fails without it; every field is the guest's input */
 	{ 0xa06c010a, "INTERNAL_PROMOTE_FAULT_METHOD_BUFFERS", 0, ack },
 	{ 0x20802a0b, "CE_GET_ALL_PHYSICAL_CAPS", CE_ALL_CAPS_SIZE,

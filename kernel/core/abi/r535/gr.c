@@ -254,7 +254,8 @@ u32 r535_kgr_get_fecs_trace_defines(struct vgsp_gsp *gsp, u8 *p, u32 size)
 	vgsp_put32(p, 0, FECS_RECORD_SIZE);
 	vgsp_put32(p, 4, 0xff000000);
 	p[8] = 24;
-	vgsp_put64(p, 16, 0x00ffffffffffffffULL);
+	vgsp_put32(p, 16, 0xffffffff);		/* timestampVMask: 56 bits */
+	vgsp_put32(p, 20, 0x00ffffff);
 	return NV_OK;
 }
 
