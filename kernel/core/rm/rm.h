@@ -30,6 +30,9 @@ void vgsp_rm_reset(struct vgsp_dev *dev);
  */
 void vgsp_rm_vas_alloc(struct vgsp_dev *dev, u32 client, u32 hdevice,
 		       u32 handle, bool device_ref);
+/* @handle duplicates VA space (src_client, src_handle): same root. */
+void vgsp_rm_vas_dup(struct vgsp_dev *dev, u32 client, u32 hdevice,
+		     u32 handle, u32 src_client, u32 src_handle);
 /* The root of VA space @handle (COPY_SERVER_RESERVED_PDES level 0). */
 void vgsp_rm_vas_set_root(struct vgsp_dev *dev, u32 client, u32 handle,
 			  u64 pa, enum vgsp_mem_target target);
@@ -37,7 +40,9 @@ void vgsp_rm_vas_set_root(struct vgsp_dev *dev, u32 client, u32 handle,
 int vgsp_rm_vas_set_pd(struct vgsp_dev *dev, u32 client, u32 hdevice,
 		       u32 hvas, u64 pa, enum vgsp_mem_target target);
 void vgsp_rm_tsg_alloc(struct vgsp_dev *dev, u32 client, u32 handle,
-		       u32 hvas);
+		       u32 hvas, u32 engine_type);
+/* The engine type a TSG was created for (0 if none or not a TSG). */
+u32 vgsp_rm_tsg_engine(struct vgsp_dev *dev, u32 client, u32 handle);
 /* The VA space a TSG was created with (0 if none or not a TSG). */
 u32 vgsp_rm_tsg_vas(struct vgsp_dev *dev, u32 client, u32 handle);
 /* The device object above @handle (0 if none). */

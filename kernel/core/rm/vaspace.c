@@ -16,11 +16,15 @@ struct rm_vas {
 	bool used, device_ref, has_root;
 	u32 client, hdevice, handle;
 	struct vgsp_vm vm;
+	bool dup;			/* a duplicate: the source holds the root */
+	u32 src_client, src_handle;
 };
+
+#define VAS_DUP_DEPTH		4	/* a dup of a dup of ...: bounded */
 
 struct rm_tsg {
 	bool used;
-	u32 client, handle, hvas;
+	u32 client, handle, hvas, engine_type;
 };
 
 struct rm_default {
@@ -63,6 +67,16 @@ static struct rm_vas *vas_find(struct vgsp_rm *rm, u32 client, u32 handle)
 		    rm->vas[i].handle == handle)
 			return &rm->vas[i];
 	return NULL;
+}
+
+/* The entry that holds @v's root: itself, or the source it duplicates. */
+static struct rm_vas *vas_canon(struct vgsp_rm *rm, struct rm_vas *v)
+{
+	unsigned int depth;
+
+	for (depth = 0; v && v->dup && depth < VAS_DUP_DEPTH; depth++)
+		v = vas_find(rm, v->src_client, v->src_handle);
+	return v && !v->dup ? v : NULL;
 }
 
 static struct rm_default *dflt_find(struct vgsp_rm *rm, u32 client,
@@ -116,11 +130,26 @@ void vgsp_rm_vas_alloc(struct vgsp_dev *dev, u32 client, u32 hdevice,
 	rm->vas_refused++;
 }
 
+void vgsp_rm_vas_dup(struct vgsp_dev *dev, u32 client, u32 hdevice,
+		     u32 handle, u32 src_client, u32 src_handle)
+{
+	struct rm_vas *v;
+
+	vgsp_rm_vas_alloc(dev, client, hdevice, handle, false);
+	v = vas_find(dev->rm, client, handle);
+	if (!v)
+		return;
+	/* one address space under two names: roots set on either are shared */
+	v->dup = true;
+	v->src_client = src_client;
+	v->src_handle = src_handle;
+}
+
 void vgsp_rm_vas_set_root(struct vgsp_dev *dev, u32 client, u32 handle,
 			  u64 pa, enum vgsp_mem_target target)
 {
 	struct vgsp_rm *rm = dev->rm;
-	struct rm_vas *v = vas_find(rm, client, handle);
+	struct rm_vas *v = vas_canon(rm, vas_find(rm, client, handle));
 	struct rm_default *d;
 
 	if (!v) {
@@ -146,7 +175,7 @@ int vgsp_rm_vas_set_pd(struct vgsp_dev *dev, u32 client, u32 hdevice,
 	struct rm_vas *v;
 
 	if (hvas) {
-		v = vas_find(rm, client, hvas);
+		v = vas_canon(rm, vas_find(rm, client, hvas));
 		if (!v)
 			return -ENOENT;
 		v->vm.pdb = pa;
@@ -154,6 +183,7 @@ int vgsp_rm_vas_set_pd(struct vgsp_dev *dev, u32 client, u32 hdevice,
 		v->has_root = true;
 		if (!v->device_ref)
 			return 0;
+		client = v->client;
 		hdevice = v->hdevice;
 	}
 	d = dflt_find(rm, client, hdevice, true);
@@ -165,7 +195,7 @@ int vgsp_rm_vas_set_pd(struct vgsp_dev *dev, u32 client, u32 hdevice,
 }
 
 void vgsp_rm_tsg_alloc(struct vgsp_dev *dev, u32 client, u32 handle,
-		       u32 hvas)
+		       u32 hvas, u32 engine_type)
 {
 	unsigned int i;
 
@@ -178,6 +208,7 @@ void vgsp_rm_tsg_alloc(struct vgsp_dev *dev, u32 client, u32 handle,
 		t->client = client;
 		t->handle = handle;
 		t->hvas = hvas;
+		t->engine_type = engine_type;
 		return;
 	}
 }
@@ -191,6 +222,19 @@ u32 vgsp_rm_tsg_vas(struct vgsp_dev *dev, u32 client, u32 handle)
 
 		if (t->used && t->client == client && t->handle == handle)
 			return t->hvas;
+	}
+	return 0;
+}
+
+u32 vgsp_rm_tsg_engine(struct vgsp_dev *dev, u32 client, u32 handle)
+{
+	unsigned int i;
+
+	for (i = 0; i < VGSP_RM_MAX_TSG; i++) {
+		struct rm_tsg *t = &dev->rm->tsg[i];
+
+		if (t->used && t->client == client && t->handle == handle)
+			return t->engine_type;
 	}
 	return 0;
 }
@@ -247,7 +291,7 @@ bool vgsp_rm_chan_vm(struct vgsp_dev *dev, const struct vgsp_chan *ch,
 	struct rm_vas *v;
 
 	if (ch->hvas) {
-		v = vas_find(rm, ch->client, ch->hvas);
+		v = vas_canon(rm, vas_find(rm, ch->client, ch->hvas));
 		if (v && v->has_root) {
 			*vm = v->vm;
 			return true;

@@ -26,6 +26,7 @@
 #define VAS_INDEX_GPU_DEVICE		3
 
 #define TSG_HVASPACE			0x08
+#define TSG_ENGINE_TYPE			0x0c
 #define TSG_PARAMS_MIN			0x10
 
 #define CH_GPFIFO_OFFSET		0x008
@@ -103,6 +104,8 @@ static u32 channel_alloc(struct vgsp_gsp *gsp, u32 client, u32 parent,
 	flags = vgsp_get32(p, CH_FLAGS);
 	d.chid = FLAG_USERD_PAGE(flags) * 8 + FLAG_USERD_INDEX(flags);
 	d.engine_type = vgsp_get32(p, CH_ENGINE_TYPE);
+	if (!d.engine_type)	/* NULL: the engine the TSG was created for */
+		d.engine_type = vgsp_rm_tsg_engine(dev, client, parent);
 	runlist = r535_engine_runlist(d.engine_type);
 	if (runlist < 0)
 		return NV_ERR_INVALID_ARGUMENT;
@@ -142,14 +145,28 @@ u32 r535_alloc_hook(struct vgsp_gsp *gsp, u32 client, u32 parent,
 				  VAS_INDEX_GPU_DEVICE);
 		return NV_OK;
 	case KEPLER_CHANNEL_GROUP_A:
-		vgsp_rm_tsg_alloc(dev, client, object, psize >= TSG_PARAMS_MIN ?
-				  vgsp_get32(p, TSG_HVASPACE) : 0);
+		if (psize < TSG_PARAMS_MIN)
+			return NV_ERR_INVALID_PARAM_STRUCT;
+		vgsp_rm_tsg_alloc(dev, client, object,
+				  vgsp_get32(p, TSG_HVASPACE),
+				  vgsp_get32(p, TSG_ENGINE_TYPE));
 		return NV_OK;
 	case HOPPER_CHANNEL_GPFIFO_A:
 		return channel_alloc(gsp, client, parent, object, p, psize);
 	default:
 		return NV_OK;
 	}
+}
+
+void r535_dup_hook(struct vgsp_gsp *gsp, u32 client, u32 parent, u32 object,
+		   u32 src_client, u32 src_object, u32 cls)
+{
+	struct vgsp_dev *dev = gsp->dev;
+
+	if (cls == FERMI_VASPACE_A)
+		vgsp_rm_vas_dup(dev, client,
+				vgsp_rm_device_of(dev, client, parent), object,
+				src_client, src_object);
 }
 
 void r535_free_hook(struct vgsp_gsp *gsp)

@@ -203,6 +203,51 @@ static u32 rm_free(struct r535_call *c)
 	return reply(c, R535_FREE_SIZE, status);
 }
 
+/*
+ * DUP_OBJECT (rpc_dup_object_v03_00 = NVOS55_PARAMETERS): hClient,
+ * hParent, hObject (the new handle), hClientSrc, hObjectSrc, flags,
+ * status. The duplicate is a new object of the source's class under
+ * hParent; a duplicated VA space names the same page directory.
+ */
+#define R535_DUP_HCLIENT		0x00
+#define R535_DUP_HPARENT		0x04
+#define R535_DUP_HOBJECT		0x08
+#define R535_DUP_HCLIENT_SRC		0x0c
+#define R535_DUP_HOBJECT_SRC		0x10
+#define R535_DUP_STATUS			0x18
+#define R535_DUP_SIZE			0x1c
+
+static u32 rm_dup(struct r535_call *c)
+{
+	u32 client, parent, object, src_client, src_object, status;
+	struct vgsp_obj *src;
+	u8 *p;
+
+	if (c->avail < R535_DUP_SIZE)
+		return fail(c, NV_ERR_INVALID_ARGUMENT);
+	p = echo(c, R535_DUP_SIZE);
+	client = vgsp_get32(p, R535_DUP_HCLIENT);
+	parent = vgsp_get32(p, R535_DUP_HPARENT);
+	object = vgsp_get32(p, R535_DUP_HOBJECT);
+	src_client = vgsp_get32(p, R535_DUP_HCLIENT_SRC);
+	src_object = vgsp_get32(p, R535_DUP_HOBJECT_SRC);
+	src = vgsp_obj_find(&c->gsp->objs, src_client, src_object);
+	if (!src || src_client == R535_H_INTERNAL_CLIENT) {
+		status = NV_ERR_INVALID_OBJECT_HANDLE;
+	} else {
+		u32 cls = src->cls;
+
+		status = obj_status(vgsp_obj_alloc(&c->gsp->objs, client,
+						   parent, object, cls,
+						   kind_of(cls)));
+		if (status == NV_OK)
+			r535_dup_hook(c->gsp, client, parent, object,
+				      src_client, src_object, cls);
+	}
+	vgsp_put32(p, R535_DUP_STATUS, status);
+	return reply(c, R535_DUP_SIZE, status);
+}
+
 static u32 rm_control(struct r535_call *c)
 {
 	struct vgsp_gsp *gsp = c->gsp;
@@ -368,6 +413,8 @@ static u32 r535_dispatch(struct vgsp_gsp *gsp, const u8 *req, u32 len,
 		return update_bar_pde(&c);
 	case R535_FN_SET_PAGE_DIRECTORY:
 		return set_page_directory(&c);
+	case R535_FN_DUP_OBJECT:
+		return rm_dup(&c);
 	default:
 		return unknown_function(&c);
 	}
