@@ -197,6 +197,10 @@ run_ladder_suites() {
 run_all_suites() {
 	_unit=$1; shift
 	mkdir -p "$BUILD/logs"
+	# The first test kernel's headers are fetched before the unit suites: the
+	# deploy check (DKMS build) in tools-vgsp-smi builds against them, and the
+	# VM suite needs them anyway (so a fresh clone tests DKMS, never skips it).
+	case " $* " in *" 6.12 "*) [ -z "$_unit" ] || kernel_fetch 6.12 ;; esac
 	[ -z "$_unit" ] || run_unit_suites
 	[ -z "$_unit" ] || run_make_suite fuzz "$ROOT/tests/fuzz" test
 	for _k in "$@"; do run_vm_suite "$_k"; done
