@@ -242,6 +242,36 @@ static void test_compute_launch_refused(void **state)
 	assert_int_equal(rd32(f, USERD_PA + VGSP_USERD_GP_GET), 0);
 }
 
+/*
+ * The compute class's inline transfer and report semaphore, which CUDA
+ * uses while it sets a context up: two dwords land at OFFSET_OUT and the
+ * completion releases the semaphore; a report semaphore releases too.
+ */
+static void test_compute_inline_and_semaphore(void **state)
+{
+	struct fx *f = *state;
+	static const u32 pb[] = {
+		0x20012000, 0x0000cbc0,			/* SET_OBJECT compute, subch 1 */
+		0x20042060, 8, 1, 0, 0x3100,		/* LINE_LENGTH_IN..OFFSET_OUT */
+		0x200326c0, 0, SEM_VA, 0x55,		/* SET_REPORT_SEMAPHORE_A..C */
+		0x2001206c, 0x1021,			/* LAUNCH_DMA: pitch, release, 1 word */
+		0x6002206d, 0xcafe0001, 0xcafe0002,	/* LOAD_INLINE_DATA x2 (non-inc) */
+		0x200126c0, 0,				/* SET_REPORT_SEMAPHORE_A */
+		0x200126c1, SEM_VA + 8,			/* SET_REPORT_SEMAPHORE_B */
+		0x200126c2, 0x66,			/* _C */
+		0x200126c3, 0x10000000,			/* _D: release, one word */
+	};
+
+	make_channel(f);
+	submit(f, 0, 0, pb, VGSP_ARRAY_SIZE(pb));
+	wait_gp_get(f, 1);
+	assert_int_equal(rd32(f, VA_PA + 0x3100), 0xcafe0001);
+	assert_int_equal(rd32(f, VA_PA + 0x3104), 0xcafe0002);
+	assert_int_equal(rd32(f, VA_PA + SEM_VA), 0x55);
+	assert_int_equal(rd32(f, VA_PA + SEM_VA + 8), 0x66);
+	assert_int_equal(rd32(f, ERRNOT_PA + 12) >> 16, 0);
+}
+
 /* Doorbells for no channel are counted and ignored. */
 static void test_unknown_doorbell(void **state)
 {
@@ -259,6 +289,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_fast_scrub_and_semaphores,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_compute_launch_refused,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_compute_inline_and_semaphore,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unknown_doorbell, setup,
 						teardown),

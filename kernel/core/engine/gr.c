@@ -5,18 +5,133 @@
  * PCAS method) goes to the backend. sim refuses it, and the guest sees
  * what real hardware gives for a failed channel: the error notifier and a
  * stopped channel, never a fake completion and never a hang.
+ *
+ * The class's two memory writers that need no SM are executed: the inline
+ * transfer (LINE_LENGTH_IN/LINE_COUNT/OFFSET_OUT, LAUNCH_DMA, then the data
+ * in LOAD_INLINE_DATA; pitch layout, optional semaphore on completion) and
+ * SET_REPORT_SEMAPHORE releases (one or four words). CUDA uses both while
+ * it sets a context up. Reductions, block-linear destinations and traps
+ * are refused.
  */
 #include "engine.h"
 #include "../backend.h"
 
+#define M_LINE_LENGTH_IN		0x180
+#define M_LINE_COUNT			0x184
+#define M_OFFSET_OUT_UPPER		0x188
+#define M_OFFSET_OUT			0x18c
+#define M_LAUNCH_DMA			0x1b0
+#define M_LOAD_INLINE_DATA		0x1b4
+#define M_SET_REPORT_SEMAPHORE_A	0x1b00
+#define M_SET_REPORT_SEMAPHORE_B	0x1b04
+#define M_SET_REPORT_SEMAPHORE_C	0x1b08
+#define M_SET_REPORT_SEMAPHORE_D	0x1b0c
+#define LD_PITCH			(1U << 0)
+#define LD_REDUCTION			(1U << 1)
+#define LD_COMPLETION(d)		(((d) >> 4) & 0x3)
+#define LD_COMPLETION_RELEASE		2
+#define LD_SEM_ONE_WORD			(1U << 12)
+#define SD_OPERATION(d)			((d) & 0x3)
+#define SD_RELEASE			0
+#define SD_REDUCTION			(1U << 3)
+#define SD_ONE_WORD			(1U << 28)
+#define UPPER_MASK			0x1ffffff
+#define I2M_MAX				(1ULL << 32)	/* bytes per launch */
 #define M_SEND_PCAS_A			0x2b4
 #define M_SEND_SIGNALING_PCAS_B		0x2bc
 #define M_SEND_SIGNALING_PCAS2_B	0x2c0
 
+static int refuse(struct vgsp_chan *ch)
+{
+	ch->error_code = VGSP_RC_GR_EXCEPTION;
+	return VGSP_ENG_ERROR;
+}
+
+static u64 sem_va(const struct vgsp_gr_regs *r)
+{
+	return ((u64)(r->sem_a & UPPER_MASK) << 32) | r->sem_b;
+}
+
+static int i2m_launch(struct vgsp_chan *ch, u32 d)
+{
+	struct vgsp_gr_regs *r = &ch->gr;
+	u64 total = (u64)r->line_length * (r->line_count ? r->line_count : 1);
+
+	if (!(d & LD_PITCH) || (d & LD_REDUCTION) || total > I2M_MAX)
+		return refuse(ch);
+	r->i2m_launch = d;
+	r->i2m_total = total;
+	r->i2m_done = 0;
+	return VGSP_ENG_OK;
+}
+
+/* One dword of inline data; the last one completes the transfer. */
+static int i2m_data(struct vgsp_dev *dev, struct vgsp_chan *ch, u32 data)
+{
+	struct vgsp_gr_regs *r = &ch->gr;
+	u64 dst = ((u64)(r->out_hi & UPPER_MASK) << 32 | r->out_lo) +
+		  r->i2m_done;
+	u32 n = r->i2m_total - r->i2m_done < 4 ?
+		(u32)(r->i2m_total - r->i2m_done) : 4;
+	u8 b[4];
+
+	if (!n)
+		return refuse(ch);	/* data with no transfer open */
+	vgsp_put32(b, 0, data);
+	if (!ch->vm_ok || vgsp_vm_write(dev, &ch->vm, dst, b, n)) {
+		ch->error_code = VGSP_RC_MMU_FAULT;
+		return VGSP_ENG_ERROR;
+	}
+	r->i2m_done += n;
+	if (r->i2m_done < r->i2m_total ||
+	    LD_COMPLETION(r->i2m_launch) != LD_COMPLETION_RELEASE)
+		return VGSP_ENG_OK;
+	return vgsp_sem_release(dev, ch, sem_va(r), r->sem_c, false,
+				!(r->i2m_launch & LD_SEM_ONE_WORD));
+}
+
+static int report_semaphore(struct vgsp_dev *dev, struct vgsp_chan *ch,
+			    u32 d)
+{
+	if (SD_OPERATION(d) != SD_RELEASE || (d & SD_REDUCTION))
+		return refuse(ch);
+	return vgsp_sem_release(dev, ch, sem_va(&ch->gr), ch->gr.sem_c, false,
+				!(d & SD_ONE_WORD));
+}
+
 int vgsp_gr_method(struct vgsp_dev *dev, struct vgsp_chan *ch, u32 mthd,
 		   u32 data)
 {
+	struct vgsp_gr_regs *r = &ch->gr;
+
 	switch (mthd) {
+	case M_LINE_LENGTH_IN:
+		r->line_length = data;
+		return VGSP_ENG_OK;
+	case M_LINE_COUNT:
+		r->line_count = data;
+		return VGSP_ENG_OK;
+	case M_OFFSET_OUT_UPPER:
+		r->out_hi = data;
+		return VGSP_ENG_OK;
+	case M_OFFSET_OUT:
+		r->out_lo = data;
+		return VGSP_ENG_OK;
+	case M_LAUNCH_DMA:
+		return i2m_launch(ch, data);
+	case M_LOAD_INLINE_DATA:
+		return i2m_data(dev, ch, data);
+	case M_SET_REPORT_SEMAPHORE_A:
+		r->sem_a = data;
+		return VGSP_ENG_OK;
+	case M_SET_REPORT_SEMAPHORE_B:
+		r->sem_b = data;
+		return VGSP_ENG_OK;
+	case M_SET_REPORT_SEMAPHORE_C:
+		r->sem_c = data;
+		return VGSP_ENG_OK;
+	case M_SET_REPORT_SEMAPHORE_D:
+		return report_semaphore(dev, ch, data);
 	case M_SEND_PCAS_A:
 		ch->gr_qmd_va = (u64)data << 8;
 		return VGSP_ENG_OK;

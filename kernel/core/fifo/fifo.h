@@ -105,6 +105,12 @@ struct vgsp_chan {
 	struct vgsp_ce_xfer ce_x;		/* the launch in progress */
 	u32 ce_launch;			/* its LAUNCH_DMA value */
 	u64 gr_qmd_va;			/* SEND_PCAS_A << 8 */
+	struct vgsp_gr_regs {		/* compute-class state the sim executes */
+		u32 line_length, line_count, out_hi, out_lo;
+		u32 sem_a, sem_b, sem_c;
+		u32 i2m_launch;		/* LAUNCH_DMA of the inline transfer */
+		u64 i2m_total, i2m_done;
+	} gr;
 	struct vgsp_chan_stats st;
 };
 

@@ -43,7 +43,11 @@ void vgsp_rm_tsg_alloc(struct vgsp_dev *dev, u32 client, u32 handle,
 		       u32 hvas, u32 engine_type);
 /* The engine type a TSG was created for (0 if none or not a TSG). */
 u32 vgsp_rm_tsg_engine(struct vgsp_dev *dev, u32 client, u32 handle);
-/* The VA space a TSG was created with (0 if none or not a TSG). */
+/*
+ * TSGs and subcontexts (FERMI_CONTEXT_SHARE_A) share one table: each names
+ * the VA space its channels run in.
+ */
+/* The VA space a TSG or subcontext was created with (0 if none). */
 u32 vgsp_rm_tsg_vas(struct vgsp_dev *dev, u32 client, u32 handle);
 /* The device object above @handle (0 if none). */
 u32 vgsp_rm_device_of(struct vgsp_dev *dev, u32 client, u32 handle);

@@ -20,6 +20,8 @@
 
 #define FERMI_VASPACE_A			0x90f1
 #define KEPLER_CHANNEL_GROUP_A		0xa06c
+#define FERMI_CONTEXT_SHARE_A		0x9067
+#define CTXSHARE_HVASPACE		0x00
 #define HOPPER_CHANNEL_GPFIFO_A		0xc86f
 
 #define VAS_INDEX			0x00
@@ -32,6 +34,7 @@
 #define CH_GPFIFO_OFFSET		0x008
 #define CH_GPFIFO_ENTRIES		0x010
 #define CH_FLAGS			0x014
+#define CH_HCONTEXT_SHARE		0x018
 #define CH_HVASPACE			0x01c
 #define CH_ENGINE_TYPE			0x080
 #define CH_USERD_MEM			0x0a8
@@ -112,7 +115,11 @@ static u32 channel_alloc(struct vgsp_gsp *gsp, u32 client, u32 parent,
 	d.runlist = (u32)runlist;
 	d.gpfifo_va = vgsp_get64(p, CH_GPFIFO_OFFSET);
 	d.gpfifo_entries = vgsp_get32(p, CH_GPFIFO_ENTRIES);
+	/* the VA space: the channel's own, its subcontext's, or its TSG's */
 	d.hvas = vgsp_get32(p, CH_HVASPACE);
+	if (!d.hvas && vgsp_get32(p, CH_HCONTEXT_SHARE))
+		d.hvas = vgsp_rm_tsg_vas(dev, client,
+					 vgsp_get32(p, CH_HCONTEXT_SHARE));
 	if (!d.hvas)
 		d.hvas = vgsp_rm_tsg_vas(dev, client, parent);
 	d.hdevice = vgsp_rm_device_of(dev, client, parent);
@@ -150,6 +157,13 @@ u32 r535_alloc_hook(struct vgsp_gsp *gsp, u32 client, u32 parent,
 		vgsp_rm_tsg_alloc(dev, client, object,
 				  vgsp_get32(p, TSG_HVASPACE),
 				  vgsp_get32(p, TSG_ENGINE_TYPE));
+		return NV_OK;
+	case FERMI_CONTEXT_SHARE_A:
+		/* a subcontext: its channels run in its VA space */
+		if (psize < 4)
+			return NV_ERR_INVALID_PARAM_STRUCT;
+		vgsp_rm_tsg_alloc(dev, client, object,
+				  vgsp_get32(p, CTXSHARE_HVASPACE), 0);
 		return NV_OK;
 	case HOPPER_CHANNEL_GPFIFO_A:
 		return channel_alloc(gsp, client, parent, object, p, psize);

@@ -466,42 +466,37 @@ static u32 fb_get_info_v2(struct vgsp_gsp *gsp, u8 *p, u32 size)
 
 /*
  * Copy-engine capabilities GSP-RM reports (kceGetDeviceCaps and UVM's CE
- * selection read them): the slice's one async LCE (COPY0) reads and writes
- * system memory, copies peer-to-peer within the GPU (UVM's GPU_TO_GPU
- * channel needs the P2P cap), takes block-linear surfaces over 64 KiB and
- * both transfer types; it is backed by PCE 0.
+ * selection read them), from the engine table (engines.c).
  */
-#define CE_CAPS0			(0x04 | 0x08 | 0x20 | 0x40 | 0x80)
-#define CE_CAPS1			(0x01 | 0x02)
 #define CE_MAX_PCES			32
 #define CE_ALL_CAPS_SIZE		(2 * CE_MAX_PCES + 4)
 #define CE_CAPS_V2_SIZE			8
 #define CE_PCE_MASK_SIZE		8
-#define ENGINE_TYPE_COPY0		0x09
 
 static u32 ce_get_all_physical_caps(struct vgsp_gsp *gsp, u8 *p, u32 size)
 {
 	memset(p, 0, size);
-	p[0] = CE_CAPS0;			/* LCE 0 */
-	p[1] = CE_CAPS1;
-	vgsp_put32(p, 2 * CE_MAX_PCES, 1U << 0);	/* present */
+	vgsp_put32(p, 2 * CE_MAX_PCES, r535_ce_all_caps(p, CE_MAX_PCES));
 	return NV_OK;
 }
 
 static u32 ce_get_physical_caps(struct vgsp_gsp *gsp, u8 *p, u32 size)
 {
-	if (vgsp_get32(p, 0) != ENGINE_TYPE_COPY0)
+	u32 pce;
+
+	if (r535_ce_caps(vgsp_get32(p, 0), p + 4, &pce))
 		return NV_ERR_INVALID_ARGUMENT;
-	p[4] = CE_CAPS0;
-	p[5] = CE_CAPS1;
 	return NV_OK;
 }
 
 static u32 ce_get_pce_mask(struct vgsp_gsp *gsp, u8 *p, u32 size)
 {
-	if (vgsp_get32(p, 0) != ENGINE_TYPE_COPY0)
+	u8 caps[2];
+	u32 pce;
+
+	if (r535_ce_caps(vgsp_get32(p, 0), caps, &pce))
 		return NV_ERR_INVALID_ARGUMENT;
-	vgsp_put32(p, 4, 1U << 0);
+	vgsp_put32(p, 4, pce);
 	return NV_OK;
 }
 
@@ -668,8 +663,49 @@ static const struct r535_ctrl r535_ctrls[] = {
 	{ 0x20801823, "BUS_GET_INFO_V2", BUS_INFO_SIZE, bus_get_info_v2 },
 	{ 0x20801303, "FB_GET_INFO_V2", FB_INFO_SIZE, fb_get_info_v2 },
 	{ 0x20803601, "GSP_GET_FEATURES", GSP_FEATURES_SIZE, gsp_get_features },
+	/*
+	 * Scheduling of TSGs and channels GSP-RM owns: channels here run as
+	 * soon as they are rung, each in bounded slices, and a preempt, stop
+	 * or eviction finds no work in flight (the fifo worker completes a
+	 * slice before it lets the device lock go), so each is accepted.
+	 */
+	{ 0xa06c0101, "TSG_GPFIFO_SCHEDULE", 0, ack },
+	{ 0xa06c0103, "TSG_SET_TIMESLICE", 0, ack },
+	{ 0xa06c0105, "TSG_PREEMPT", 0, ack },
+	{ 0xa06c0107, "TSG_SET_INTERLEAVE_LEVEL", 0, ack },
+	{ 0xa06f0109, "GPFIFO_SET_INTERLEAVE_LEVEL", 0, ack },
+	{ 0xa06f0111, "GPFIFO_RESTART_RUNLIST", 0, ack },
+	{ 0xa06f0112, "GPFIFO_STOP_CHANNEL", 0, ack },
+	{ 0x2080012c, "GPU_EVICT_CTX", 0, ack },
+	/* GR_SET_CTXSW_PREEMPTION_MODE: no context switching on this GR */
+	{ 0x20801210, "GR_SET_CTXSW_PREEMPTION_MODE", 0, ack },
+	/* INTERNAL_PERF_BOOST_SET_2X (PERF_BOOST's half): no P-states */
+	{ 0x20800a9a, "INTERNAL_PERF_BOOST_SET_2X", 0, ack },
+	/*
+	 * MC_SERVICE_INTERRUPTS: nothing is ever left pending for GSP-RM to
+	 * service here (completions are in memory; non-stall interrupts are
+	 * not raised yet).
+	 */
+	{ 0x20801702, "MC_SERVICE_INTERRUPTS", 0, ack },
+	/* the debugger's exception mask: no SM exceptions are raised */
+	{ 0x83de0309, "DEBUG_SET_EXCEPTION_MASK", 0, ack },
+	/*
+	 * UNSET_PAGE_DIRECTORY (control form): the VA space goes back to
+	 * CPU-RM's root, which CPU-RM re-announces; the externally owned root
+	 * is no longer used by any channel after UVM's unregistration.
+	 */
+	{ 0x00801814, "DMA_UNSET_PAGE_DIRECTORY", 0, ack },
 	{ 0x20808159, "GSS_LEGACY_0x8159", 0, ack },
 	{ 0x20808162, "GSS_LEGACY_0x8162", 0, gss_legacy_8162 },
+	/*
+	 * Two more legacy controls libcuda sends while it creates a context
+	 * (0x0080_99xx: device PERF, 1 byte; 0x2080_90xx: subdevice CLK,
+	 * 8 bytes). Their layouts are not public; answered NV_OK with the
+	 * request unchanged, as 0x20808159 is on hardware. Unverified
+	 * against real hardware: see docs/work-path.md.
+	 */
+	{ 0x00809909, "GSS_LEGACY_0x0080_9909", 0, ack },
+	{ 0x20809009, "GSS_LEGACY_0x9009", 0, ack },
 	{ 0x2080182b, "BUS_GET_C2C_INFO", 0, zero_ok },
 	{ 0x2080182a, "BUS_GET_PCIE_SUPPORTED_GPU_ATOMICS", 0, zero_ok },
 	/*

@@ -77,17 +77,31 @@ enum {
 /* NV2080_ENGINE_TYPE_* (same numbers as RM_ENGINE_TYPE_* for these) */
 #define ENGINE_TYPE_GR0			0x01
 #define ENGINE_TYPE_COPY0		0x09
+#define ENGINE_TYPE_COPY1		0x0a
 
 /* DEVICE_INFO2 type enums */
 #define DEV_TYPE_GRAPHICS		0x00
 #define DEV_TYPE_LCE			0x13
 
+/* NV2080_CTRL_CE_CAPS (ctrl2080ce.h): byte 0 and byte 1 bits */
+#define CE_CAP_GRCE			0x01
+#define CE_CAP_SHARED			0x02
+#define CE_CAP_SYSMEM_READ		0x04
+#define CE_CAP_SYSMEM_WRITE		0x08
+#define CE_CAP_SYSMEM			0x20
+#define CE_CAP_P2P			0x40
+#define CE_CAP_BL_SIZE_GT_64K		0x80
+#define CE_CAP1_NONPIPELINED_BL		0x01
+#define CE_CAP1_PIPELINED_BL		0x02
+
 struct r535_engine {
 	const char *name;
 	u32 engdesc, engine_type, dev_type, instance;
-	u32 hw_id, runlist, fault_id, reset_id, pri_base;
+	u32 hw_id, runlist, rl_eng_id, fault_id, reset_id, pri_base;
 	u32 runlist_pri_base, chram_pri_base;
 	u32 pbdma, pbdma_fault_id;
+	u8 ce_caps[2];			/* copy engines only */
+	u32 pce_mask;
 };
 
 /*
@@ -101,11 +115,35 @@ static const struct r535_engine r535_engines[] = {
 	  .hw_id = 0, .runlist = 0, .fault_id = 384, .reset_id = 0,
 	  .pri_base = 0x400000, .runlist_pri_base = 0x2c0000,
 	  .chram_pri_base = 0x2c2000, .pbdma = 0, .pbdma_fault_id = 200 },
+	/*
+	 * LCE 0: the async copy engine on its own runlist. It reads and
+	 * writes system memory and copies within the GPU (UVM's GPU_TO_GPU
+	 * channel needs the P2P cap); PCE 0.
+	 */
 	{ .name = "CE0", .engdesc = ENGDESC_CE0,
 	  .engine_type = ENGINE_TYPE_COPY0, .dev_type = DEV_TYPE_LCE,
 	  .hw_id = 1, .runlist = 1, .fault_id = 15, .reset_id = 1,
 	  .pri_base = 0x104000, .runlist_pri_base = 0x2c4000,
-	  .chram_pri_base = 0x2c6000, .pbdma = 1, .pbdma_fault_id = 201 },
+	  .chram_pri_base = 0x2c6000, .pbdma = 1, .pbdma_fault_id = 201,
+	  .ce_caps = { CE_CAP_SYSMEM_READ | CE_CAP_SYSMEM_WRITE |
+		       CE_CAP_SYSMEM | CE_CAP_P2P | CE_CAP_BL_SIZE_GT_64K,
+		       CE_CAP1_NONPIPELINED_BL | CE_CAP1_PIPELINED_BL },
+	  .pce_mask = 1U << 0 },
+	/*
+	 * LCE 1: the GRCE, on GR0's runlist and PBDMA (that is what makes a
+	 * CE a GRCE to CPU-RM, _kfifoIsValidCETag_GP102): CUDA's copies in a
+	 * graphics/compute TSG with an async subcontext need one. PCE 1.
+	 */
+	{ .name = "CE1", .engdesc = ENGDESC_CE0 | 1, .instance = 1,
+	  .engine_type = ENGINE_TYPE_COPY1, .dev_type = DEV_TYPE_LCE,
+	  .hw_id = 2, .runlist = 0, .rl_eng_id = 1, .fault_id = 16,
+	  .reset_id = 2, .pri_base = 0x105000, .runlist_pri_base = 0x2c0000,
+	  .chram_pri_base = 0x2c2000, .pbdma = 0, .pbdma_fault_id = 200,
+	  .ce_caps = { CE_CAP_GRCE | CE_CAP_SHARED | CE_CAP_SYSMEM_READ |
+		       CE_CAP_SYSMEM_WRITE | CE_CAP_SYSMEM |
+		       CE_CAP_BL_SIZE_GT_64K,
+		       CE_CAP1_NONPIPELINED_BL | CE_CAP1_PIPELINED_BL },
+	  .pce_mask = 1U << 1 },
 };
 
 #define NR_ENGINES	VGSP_ARRAY_SIZE(r535_engines)
@@ -118,6 +156,40 @@ int r535_engine_runlist(u32 type)
 		if (r535_engines[i].engine_type == type)
 			return (int)r535_engines[i].runlist;
 	return -1;
+}
+
+int r535_ce_caps(u32 type, u8 caps[2], u32 *pce_mask)
+{
+	unsigned int i;
+
+	for (i = 0; i < NR_ENGINES; i++) {
+		const struct r535_engine *e = &r535_engines[i];
+
+		if (e->engine_type != type || e->dev_type != DEV_TYPE_LCE)
+			continue;
+		caps[0] = e->ce_caps[0];
+		caps[1] = e->ce_caps[1];
+		*pce_mask = e->pce_mask;
+		return 0;
+	}
+	return -1;
+}
+
+u32 r535_ce_all_caps(u8 *tbl, unsigned int max)
+{
+	u32 present = 0;
+	unsigned int i;
+
+	for (i = 0; i < NR_ENGINES; i++) {
+		const struct r535_engine *e = &r535_engines[i];
+
+		if (e->dev_type != DEV_TYPE_LCE || e->instance >= max)
+			continue;
+		tbl[2 * e->instance] = e->ce_caps[0];
+		tbl[2 * e->instance + 1] = e->ce_caps[1];
+		present |= 1U << e->instance;
+	}
+	return present;
 }
 
 u32 r535_engine_caps(void)
@@ -148,7 +220,7 @@ u32 r535_get_device_info_table(struct vgsp_gsp *gsp, u8 *p, u32 size)
 		vgsp_put32(r, 12, e->reset_id);
 		vgsp_put32(r, 16, e->pri_base);
 		vgsp_put32(r, 20, 1);			/* isEngine */
-		vgsp_put32(r, 24, 0);			/* rlEngId */
+		vgsp_put32(r, 24, e->rl_eng_id);		/* rlEngId */
 		vgsp_put32(r, 28, e->runlist_pri_base);
 		vgsp_put32(r, 32, 0);			/* groupId */
 	}
@@ -173,7 +245,7 @@ static void fifo_entry(u8 *r, const struct r535_engine *e)
 	vgsp_put32(d, 4 * EI_INSTANCE_ID, e->instance);
 	vgsp_put32(d, 4 * EI_RUNLIST_PRI_BASE, e->runlist_pri_base);
 	vgsp_put32(d, 4 * EI_IS_HOST_DRIVEN, 1);
-	vgsp_put32(d, 4 * EI_RUNLIST_ENGINE_ID, 0);
+	vgsp_put32(d, 4 * EI_RUNLIST_ENGINE_ID, e->rl_eng_id);
 	vgsp_put32(d, 4 * EI_CHRAM_PRI_BASE, e->chram_pri_base);
 	vgsp_put32(r, FIFO_ENTRY_PBDMA_IDS, e->pbdma);
 	vgsp_put32(r, FIFO_ENTRY_PBDMA_FAULT_IDS, e->pbdma_fault_id);

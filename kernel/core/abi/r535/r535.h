@@ -175,6 +175,10 @@ u32 r535_control(struct vgsp_gsp *gsp, u32 cmd, u8 *params, u32 size,
 const char *r535_fn_name(u32 function);
 const char *r535_ctrl_name(u32 cmd);
 u32 r535_engine_caps(void);
+/* Copy-engine caps (2 bytes) and PCE mask of COPYn @type; -1 if none. */
+int r535_ce_caps(u32 type, u8 caps[2], u32 *pce_mask);
+/* Every LCE's caps into @tbl[instance * 2]; returns the present mask. */
+u32 r535_ce_all_caps(u8 *tbl, unsigned int max);
 /* The runlist of NV2080_ENGINE_TYPE @type, or -1 if no such engine. */
 int r535_engine_runlist(u32 type);
 
