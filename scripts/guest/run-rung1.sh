@@ -82,14 +82,16 @@ APPEND="console=ttyS0 panic=-1 oops=panic loglevel=7 rung1.cuinit=$CUINIT"
 [ -n "$CCARGS" ] && APPEND="$APPEND rung2.args=$(echo "$CCARGS" | tr ' ' ',')"
 [ -n "$XAPPEND" ] && APPEND="$APPEND $XAPPEND"
 DEV='{"driver":"vfio-user-pci","socket":{"path":"'$SOCK'","type":"unix"},"bus":"rp0"}'
+# Paths are written relative to the repository: run records get committed as results.
+rel() { echo "$1" | sed "s|$VGSP_ROOT/||g"; }
 cat > "$RUN/cmd.txt" <<EOC
 date: $(date -u +%FT%TZ)
-qemu: $QEMU ($QVER)
-kernel: $KERNEL
-initrd: $INITRD
-vgsp-vfu: $VFU ($CORE_SHA) profile $PROFILE
+qemu: $(rel "$QEMU") ($QVER)
+kernel: $(rel "$KERNEL")
+initrd: $(rel "$INITRD")
+vgsp-vfu: $(rel "$VFU") ($CORE_SHA) profile $PROFILE
 append: $APPEND
-device: $DEV
+device: $(rel "$DEV")
 EOC
 t=$(now)
 rc=0
