@@ -272,6 +272,34 @@ static void test_compute_inline_and_semaphore(void **state)
 	assert_int_equal(rd32(f, ERRNOT_PA + 12) >> 16, 0);
 }
 
+/*
+ * A launch whose grid has no CTAs runs no code on hardware either: only
+ * the QMD's release semaphore is written, and the channel goes on.
+ */
+static void test_empty_grid_launch_releases(void **state)
+{
+	struct fx *f = *state;
+	static const u32 pb[] = {
+		0x20012000, 0x0000cbc0,			/* SET_OBJECT compute, subch 1 */
+		0x200120ad, 0x40,			/* SEND_PCAS_A: QMD at VA 0x4000 */
+		0x200120b0, 0x9,			/* SEND_SIGNALING_PCAS2_B */
+	};
+	u64 qmd = VA_PA + 0x4000;
+
+	make_channel(f);
+	vgsp_dev_lock(f->dev);
+	fb32(f, qmd + 18 * 4, 4U << 4);		/* QMD_MAJOR_VERSION 4 */
+	fb32(f, qmd + 10 * 4, 0x1 | 0x1 << 1);	/* RELEASE0: enable, one word */
+	fb32(f, qmd + 20 * 4, SEM_VA);		/* RELEASE_SEMAPHORE0 address */
+	fb32(f, qmd + 22 * 4, 0x77);		/* its payload */
+	fb32(f, qmd + 32 * 4, 0);		/* GRID_WIDTH 0: no CTAs */
+	vgsp_dev_unlock(f->dev);
+	submit(f, 0, 0, pb, VGSP_ARRAY_SIZE(pb));
+	wait_gp_get(f, 1);
+	assert_int_equal(rd32(f, VA_PA + SEM_VA), 0x77);
+	assert_int_equal(rd32(f, ERRNOT_PA + 12) >> 16, 0);
+}
+
 /* Doorbells for no channel are counted and ignored. */
 static void test_unknown_doorbell(void **state)
 {
@@ -291,6 +319,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_compute_launch_refused,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_compute_inline_and_semaphore,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_empty_grid_launch_releases,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unknown_doorbell, setup,
 						teardown),

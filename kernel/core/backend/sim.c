@@ -6,6 +6,8 @@
  */
 #include "../backend.h"
 #include "../fifo/fifo.h"
+#include "../wire.h"
+#include "../engine/engine.h"
 
 #define BOUNCE			4096
 
@@ -99,10 +101,81 @@ static int sim_ce_xfer(struct vgsp_dev *dev, struct vgsp_ce_xfer *x)
 	return ret;
 }
 
+/*
+ * QMD V04_00 (HOPPER_COMPUTE_A, clcbc0qmd.h), in dwords of the 256-byte
+ * QMD: RELEASE_ENABLE(i) at bit 320 + 16i with STRUCTURE_SIZE 2 bits above
+ * it, REDUCTION_ENABLE +4, PAYLOAD64B +12; RELEASE_SEMAPHOREi address and
+ * payload at bit 640 + 128i; QMD_MAJOR_VERSION 583:580; GRID_WIDTH/
+ * HEIGHT/DEPTH at 1024/1056/1088; CTA dimensions at 1152.
+ */
+#define QMD_DWORDS		64
+#define QMD_MAJOR(q)		((vgsp_get32(q, 18 * 4) >> 4) & 0xf)
+#define QMD_RELEASES		3
+#define REL_BITS(q, i)		((vgsp_get32(q, (10 + (i) / 2) * 4) >> \
+				  (16 * ((i) % 2))) & 0xffff)
+#define REL_ENABLE		0x1
+#define REL_SIZE(b)		(((b) >> 1) & 0x3)
+#define REL_SIZE_FOUR_WORDS	0
+#define REL_SIZE_ONE_WORD	1
+#define REL_SIZE_TWO_WORDS	2
+#define REL_REDUCTION		(1U << 4)
+#define REL_PAYLOAD64		(1U << 12)
+#define DEP_QMD_ENABLE(q)	(vgsp_get32(q, 11 * 4) & (1U << 16 | 1U << 21))
+
+static int qmd_release(struct vgsp_dev *dev, struct vgsp_chan *ch,
+		       const u8 *q, unsigned int i)
+{
+	u32 bits = REL_BITS(q, i), d = 20 + 4 * i;
+	u64 va = ((u64)(vgsp_get32(q, (d + 1) * 4) & 0x1ffffff) << 32) |
+		 vgsp_get32(q, d * 4);
+	u64 payload = ((u64)vgsp_get32(q, (d + 3) * 4) << 32) |
+		      vgsp_get32(q, (d + 2) * 4);
+	bool is64 = (bits & REL_PAYLOAD64) ||
+		    REL_SIZE(bits) == REL_SIZE_TWO_WORDS;
+
+	if (!(bits & REL_ENABLE))
+		return 0;
+	if (bits & REL_REDUCTION)
+		return -EOPNOTSUPP;
+	return vgsp_sem_release(dev, ch, va, payload, is64,
+				REL_SIZE(bits) == REL_SIZE_FOUR_WORDS) ?
+	       -EFAULT : 0;
+}
+
+/*
+ * No SMs. A grid with no CTAs runs no code on hardware either: only the
+ * QMD's release semaphores are written, which is what sim does (CUDA
+ * issues such empty launches while it sets a context up). Any launch with
+ * work is refused and the channel gets an error, never a fake completion;
+ * its shape is logged once (the channel stops).
+ */
 static int sim_gr_launch(struct vgsp_dev *dev, struct vgsp_chan *ch,
 			 u64 qmd_va)
 {
-	return -EOPNOTSUPP;	/* no SMs: the channel gets an error */
+	u8 q[QMD_DWORDS * 4];
+	u32 w, h, dp;
+	unsigned int i;
+	int ret;
+
+	if (!ch->vm_ok || vgsp_vm_read(dev, &ch->vm, qmd_va, q, sizeof(q)))
+		return -EFAULT;
+	w = vgsp_get32(q, 32 * 4);
+	h = vgsp_get32(q, 33 * 4) & 0xffff;
+	dp = vgsp_get32(q, 34 * 4) & 0xffff;
+	if (QMD_MAJOR(q) == 4 && (!w || !h || !dp) && !DEP_QMD_ENABLE(q)) {
+		for (i = 0; i < QMD_RELEASES; i++) {
+			ret = qmd_release(dev, ch, q, i);
+			if (ret)
+				return ret;
+		}
+		return 0;
+	}
+	vgsp_warn("vgsp: %s: channel %u: compute launch refused (sim has no SMs): QMD 0x%llx v%u grid %ux%ux%u cta %ux%ux%u dependent %s\n",
+		  dev->name, ch->chid, (unsigned long long)qmd_va,
+		  QMD_MAJOR(q), w, h, dp, vgsp_get32(q, 36 * 4) & 0xffff,
+		  vgsp_get32(q, 36 * 4) >> 16, vgsp_get32(q, 37 * 4) & 0xffff,
+		  DEP_QMD_ENABLE(q) ? "yes" : "no");
+	return -EOPNOTSUPP;
 }
 
 const struct vgsp_backend_ops vgsp_backend_sim = {
