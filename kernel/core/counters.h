@@ -38,7 +38,8 @@
 	X(opens)		/* frontend opened the device */		\
 	X(closes)							\
 	X(region_bad)		/* access to a region that does not exist */	\
-	X(ioctl_bad)		/* malformed or unknown VFIO requests */
+	X(ioctl_bad)		/* malformed or unknown VFIO requests */	\
+	X(log_suppressed)	/* log lines over this instance's limit */
 
 struct vgsp_counters {
 #define VGSP_COUNTER_FIELD(n) u64 n;

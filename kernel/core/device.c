@@ -28,6 +28,22 @@ void vgsp_uuid_to_str(const u8 u[16], char *out)
 	out[k] = '\0';
 }
 
+bool vgsp_dev_log_ok(struct vgsp_dev *dev)
+{
+	u64 now = vgsp_now_ns();
+
+	if (now - dev->log_window_ns >= VGSP_LOG_WINDOW_NS) {
+		dev->log_window_ns = now;
+		dev->log_lines = 0;
+	}
+	if (dev->log_lines >= VGSP_LOG_BURST) {
+		dev->cnt.log_suppressed++;
+		return false;
+	}
+	dev->log_lines++;
+	return true;
+}
+
 void vgsp_dev_lock(struct vgsp_dev *dev)
 {
 	vgsp_os->lock(dev->lock);

@@ -49,6 +49,8 @@ struct vgsp_dev {
 	const struct vgsp_backend_ops *backend;	/* executes engine work */
 	struct vgsp_gsp *gsp;		/* emulated GSP (gsp/) */
 	u64 timer_offset_ns;		/* PTIMER = host clock + offset */
+	u64 log_window_ns;		/* start of the current log window */
+	u32 log_lines;			/* lines printed in it */
 	struct vgsp_counters cnt;
 };
 
@@ -95,6 +97,20 @@ int vgsp_dev_dma_write(struct vgsp_dev *dev, u64 iova, const void *buf,
  */
 void vgsp_dev_bar0_access(struct vgsp_dev *dev, u32 off, void *buf, u32 len,
 			  bool write);
+
+/*
+ * Per-instance log limit for lines a guest can trigger (lock held): at most
+ * VGSP_LOG_BURST lines per VGSP_LOG_WINDOW_NS; the rest are counted in
+ * log_suppressed. One instance can never silence another.
+ */
+#define VGSP_LOG_BURST		20
+#define VGSP_LOG_WINDOW_NS	(5ULL * 1000 * 1000 * 1000)
+bool vgsp_dev_log_ok(struct vgsp_dev *dev);
+#define vgsp_dev_log(dev, level, fmt, ...)				\
+	do {								\
+		if (vgsp_dev_log_ok(dev))				\
+			vgsp_os->log(level, fmt, ##__VA_ARGS__);	\
+	} while (0)
 
 void vgsp_dev_lock(struct vgsp_dev *dev);
 void vgsp_dev_unlock(struct vgsp_dev *dev);

@@ -940,7 +940,7 @@ static void test_view_counters(void **state)
 		"bar_bad", "irqs_signalled", "irqs_suppressed", "irqs_gated",
 		"resets", "dma_reads", "dma_writes", "dma_errors",
 		"dma_blocked", "dma_unmaps", "opens",
-		"closes", "region_bad", "ioctl_bad",
+		"closes", "region_bad", "ioctl_bad", "log_suppressed",
 	};
 	struct fix *f = *state;
 	struct str_printer sp;

@@ -226,7 +226,7 @@ void vgsp_fifo_chan_error(struct vgsp_dev *dev, struct vgsp_chan *ch,
 	ch->st.errors++;
 	dev->fifo->st.chan_errors++;
 	/* once per channel: a stopped channel runs nothing more */
-	vgsp_warn("vgsp: %s: channel %u stopped: error %u at method 0x%x of class 0x%x (GPFIFO entry %u, dword %u)\n",
+	vgsp_dev_log(dev, VGSP_LOG_WARN, "vgsp: %s: channel %u stopped: error %u at method 0x%x of class 0x%x (GPFIFO entry %u, dword %u)\n",
 		  dev->name, ch->chid, code, ch->error_mthd, ch->error_class,
 		  ch->gp_get, ch->seg_pos);
 	if (!ch->has_errnot)

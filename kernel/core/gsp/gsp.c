@@ -80,7 +80,8 @@ static void gsp_start(struct vgsp_gsp *gsp)
 	if (ret) {
 		gsp->boot = VGSP_BOOT_FAILED;
 		gsp->st.e.boot_errors++;
-		vgsp_warn("vgsp: %s: GSP boot arguments unusable (%d)\n",
+		vgsp_dev_log(gsp->dev, VGSP_LOG_WARN,
+			     "vgsp: %s: GSP boot arguments unusable (%d)\n",
 			  gsp->dev->name, ret);
 		return;
 	}

@@ -89,7 +89,7 @@ static u32 set_guest_system_info(struct r535_call *c)
 	gsp->version_ok = false;
 	gsp->refused = true;
 	gsp->st.e.version_refused++;
-	vgsp_err("vgsp: %s: guest driver \"%s\" (vgx 0x%x.0x%x) is not supported; GSP ABI %s serves %s\n",
+	vgsp_dev_log(gsp->dev, VGSP_LOG_ERR, "vgsp: %s: guest driver \"%s\" (vgx 0x%x.0x%x) is not supported; GSP ABI %s serves %s\n",
 		 gsp->dev->name, gsp->guest_version, major, minor,
 		 gsp->abi->name, R535_DRIVER_VERSION);
 	return reply(c, R535_SGSI_SIZE, NV_ERR_NOT_SUPPORTED);
@@ -283,7 +283,8 @@ static u32 rm_control(struct r535_call *c)
 				      &known);
 	}
 	if (vgsp_stats_ctrl(gsp, cmd, psize, status, known))
-		vgsp_info("vgsp: %s: control 0x%08x (%s) not supported\n",
+		vgsp_dev_log(gsp->dev, VGSP_LOG_INFO,
+			     "vgsp: %s: control 0x%08x (%s) not supported\n",
 			  gsp->dev->name, cmd, r535_ctrl_name(cmd));
 	vgsp_put32(p, R535_CTRL_STATUS, status);
 	c->out->status = status;
@@ -360,7 +361,8 @@ static u32 unknown_function(struct r535_call *c)
 	if (fn < VGSP_FN_TRACK &&
 	    !(gsp->unknown_fn_logged[fn / 32] & (1U << (fn % 32)))) {
 		gsp->unknown_fn_logged[fn / 32] |= 1U << (fn % 32);
-		vgsp_info("vgsp: %s: RPC function %u (%s) not supported\n",
+		vgsp_dev_log(gsp->dev, VGSP_LOG_INFO,
+			     "vgsp: %s: RPC function %u (%s) not supported\n",
 			  gsp->dev->name, fn, r535_fn_name(fn));
 	}
 	return fail(c, NV_ERR_NOT_SUPPORTED);
