@@ -87,6 +87,8 @@ t_outer=$(($(now) - t))
 
 # Plain text: no CRs, no terminal escapes (SeaBIOS clears the screen).
 tr -d '\r' < "$RUN/console.log" | sed 's/\x1b\[[0-9;?]*[A-Za-z]//g; s/\x1bc//g' > "$RUN/console.txt"
+# Run records get committed as results: name paths relative to the repository.
+sed -i "s|$ROOT/||g" "$RUN/cmd.txt" "$RUN/console.txt"
 # Inner lines are "inner| <outer uptime>| text" (older case: "inner| text").
 sed -n 's/^inner| \([0-9.]*| \)\{0,1\}//p' "$RUN/console.txt" > "$RUN/inner.txt"
 sed -n 's/^view| //p' "$RUN/console.txt" > "$RUN/views.txt"

@@ -82,16 +82,14 @@ APPEND="console=ttyS0 panic=-1 oops=panic loglevel=7 rung1.cuinit=$CUINIT"
 [ -n "$CCARGS" ] && APPEND="$APPEND rung2.args=$(echo "$CCARGS" | tr ' ' ',')"
 [ -n "$XAPPEND" ] && APPEND="$APPEND $XAPPEND"
 DEV='{"driver":"vfio-user-pci","socket":{"path":"'$SOCK'","type":"unix"},"bus":"rp0"}'
-# Paths are written relative to the repository: run records get committed as results.
-rel() { echo "$1" | sed "s|$VGSP_ROOT/||g"; }
 cat > "$RUN/cmd.txt" <<EOC
 date: $(date -u +%FT%TZ)
-qemu: $(rel "$QEMU") ($QVER)
-kernel: $(rel "$KERNEL")
-initrd: $(rel "$INITRD")
-vgsp-vfu: $(rel "$VFU") ($CORE_SHA) profile $PROFILE
+qemu: $QEMU ($QVER)
+kernel: $KERNEL
+initrd: $INITRD
+vgsp-vfu: $VFU ($CORE_SHA) profile $PROFILE
 append: $APPEND
-device: $(rel "$DEV")
+device: $DEV
 EOC
 t=$(now)
 rc=0
@@ -110,6 +108,8 @@ wait "$VPID" 2>/dev/null || true
 
 # Plain text: no CRs, no terminal escapes (SeaBIOS clears the screen).
 tr -d '\r' < "$RUN/console.log" | sed 's/\x1b\[[0-9;?]*[A-Za-z]//g; s/\x1bc//g' > "$RUN/console.txt"
+# Run records get committed as results: name paths relative to the repository.
+sed -i "s|$VGSP_ROOT/||g" "$RUN/cmd.txt" "$RUN/console.txt" "$RUN/vfu-stderr.log"
 verdict=$(grep -a 'VERDICT' "$RUN/console.txt" | tail -1 | sed 's/.*VERDICT //')
 # The first sign of a guest crash (nvport's heap-fence assert comes before the
 # kernel notices the damage); the panic line only if nothing else was printed.
