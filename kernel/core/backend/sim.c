@@ -171,7 +171,7 @@ static int sim_gr_launch(struct vgsp_dev *dev, struct vgsp_chan *ch,
 		return 0;
 	}
 	vgsp_dev_log(dev, VGSP_LOG_WARN, "vgsp: %s: channel %u: compute launch refused (sim has no SMs): QMD 0x%llx v%u grid %ux%ux%u cta %ux%ux%u dependent %s\n",
-		  dev->name, ch->chid, (unsigned long long)qmd_va,
+		  dev->name, ch->d.chid, (unsigned long long)qmd_va,
 		  QMD_MAJOR(q), w, h, dp, vgsp_get32(q, 36 * 4) & 0xffff,
 		  vgsp_get32(q, 36 * 4) >> 16, vgsp_get32(q, 37 * 4) & 0xffff,
 		  DEP_QMD_ENABLE(q) ? "yes" : "no");

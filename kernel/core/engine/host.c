@@ -263,7 +263,7 @@ static bool engine_is_copy(u32 type)
  */
 static u32 subch_class(const struct vgsp_chan *ch, u32 subch)
 {
-	if (!ch->subch_class[subch] && engine_is_copy(ch->engine_type))
+	if (!ch->subch_class[subch] && engine_is_copy(ch->d.engine_type))
 		return HOPPER_DMA_COPY_A;
 	return ch->subch_class[subch];
 }

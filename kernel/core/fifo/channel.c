@@ -92,30 +92,15 @@ int vgsp_fifo_chan_alloc(struct vgsp_dev *dev, const struct vgsp_chan_desc *d)
 				ch = c;
 			continue;
 		}
-		if ((c->client == d->client && c->handle == d->handle) ||
-		    (c->chid == d->chid && c->runlist == d->runlist))
+		if ((c->d.client == d->client && c->d.handle == d->handle) ||
+		    vgsp_chan_token(c) == (d->runlist << 16 | d->chid))
 			goto refuse;
 	}
 	if (!ch)
 		goto refuse;
 	memset(ch, 0, sizeof(*ch));
 	ch->used = true;
-	ch->client = d->client;
-	ch->handle = d->handle;
-	ch->parent = d->parent;
-	ch->hvas = d->hvas;
-	ch->hdevice = d->hdevice;
-	ch->chid = d->chid;
-	ch->runlist = d->runlist;
-	ch->engine_type = d->engine_type;
-	ch->token = d->runlist << 16 | d->chid;
-	ch->gpfifo_va = d->gpfifo_va;
-	ch->gpfifo_entries = d->gpfifo_entries;
-	ch->userd_pa = d->userd_pa;
-	ch->userd_target = d->userd_target;
-	ch->errnot_pa = d->errnot_pa;
-	ch->errnot_target = d->errnot_target;
-	ch->has_errnot = d->has_errnot;
+	ch->d = *d;
 	f->st.chan_allocs++;
 	return 0;
 refuse:
@@ -123,7 +108,7 @@ refuse:
 	return -EINVAL;
 }
 
-void vgsp_fifo_chan_prune(struct vgsp_dev *dev,
+void vgsp_fifo_chan_prune(struct vgsp_dev *dev, u32 client,
 			  bool (*alive)(struct vgsp_dev *, u32, u32))
 {
 	struct vgsp_fifo *f = dev->fifo;
@@ -132,7 +117,8 @@ void vgsp_fifo_chan_prune(struct vgsp_dev *dev,
 	for (i = 0; i < VGSP_FIFO_MAX_CHANNELS; i++) {
 		struct vgsp_chan *ch = &f->chan[i];
 
-		if (ch->used && !alive(dev, ch->client, ch->handle)) {
+		if (ch->used && ch->d.client == client &&
+		    !alive(dev, client, ch->d.handle)) {
 			memset(ch, 0, sizeof(*ch));
 			f->st.chan_frees++;
 		}
@@ -147,39 +133,20 @@ struct vgsp_chan *vgsp_fifo_chan_find(struct vgsp_dev *dev, u32 client,
 	for (i = 0; i < VGSP_FIFO_MAX_CHANNELS; i++) {
 		struct vgsp_chan *ch = &dev->fifo->chan[i];
 
-		if (ch->used && ch->client == client && ch->handle == handle)
+		if (ch->used && ch->d.client == client && ch->d.handle == handle)
 			return ch;
 	}
 	return NULL;
 }
 
-/*
- * The token CPU-RM rings is the one it wrote into the channel's error
- * notifier, entry 1 (kchannelNotifyWorkSubmitToken): that is where an
- * unknown token is looked up, once, since the ChID CPU-RM chose is not in
- * the alloc params when the client supplies its own USERD.
- */
 static struct vgsp_chan *chan_by_token(struct vgsp_dev *dev, u32 token)
 {
-	struct vgsp_fifo *f = dev->fifo;
 	unsigned int i;
-	u8 b[4];
 
 	for (i = 0; i < VGSP_FIFO_MAX_CHANNELS; i++)
-		if (f->chan[i].used && f->chan[i].token == token)
-			return &f->chan[i];
-	for (i = 0; i < VGSP_FIFO_MAX_CHANNELS; i++) {
-		struct vgsp_chan *ch = &f->chan[i];
-
-		if (!ch->used || !ch->has_errnot ||
-		    vgsp_mem_read(dev, ch->errnot_target,
-				  ch->errnot_pa + NOTIFIER_SIZE + 8, b, 4) ||
-		    vgsp_get32(b, 0) != token)
-			continue;
-		ch->token = token;
-		f->st.tokens_learned++;
-		return ch;
-	}
+		if (dev->fifo->chan[i].used &&
+		    vgsp_chan_token(&dev->fifo->chan[i]) == token)
+			return &dev->fifo->chan[i];
 	return NULL;
 }
 
@@ -227,13 +194,13 @@ void vgsp_fifo_chan_error(struct vgsp_dev *dev, struct vgsp_chan *ch,
 	dev->fifo->st.chan_errors++;
 	/* once per channel: a stopped channel runs nothing more */
 	vgsp_dev_log(dev, VGSP_LOG_WARN, "vgsp: %s: channel %u stopped: error %u at method 0x%x of class 0x%x (GPFIFO entry %u, dword %u)\n",
-		  dev->name, ch->chid, code, ch->error_mthd, ch->error_class,
+		  dev->name, ch->d.chid, code, ch->error_mthd, ch->error_class,
 		  ch->gp_get, ch->seg_pos);
-	if (!ch->has_errnot)
+	if (!ch->d.has_errnot)
 		return;
 	memset(n, 0, sizeof(n));
 	vgsp_put64(n, 0, vgsp_now_ns() + dev->timer_offset_ns);
 	vgsp_put32(n, 8, code);
 	vgsp_put16(n, 14, NOTIFIER_STATUS_ERROR);
-	vgsp_mem_write(dev, ch->errnot_target, ch->errnot_pa, n, sizeof(n));
+	vgsp_mem_write(dev, ch->d.errnot_target, ch->d.errnot_pa, n, sizeof(n));
 }

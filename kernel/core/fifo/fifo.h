@@ -69,14 +69,11 @@ struct vgsp_chan_stats {
 	u64 last_latency_ns, max_latency_ns;
 };
 
-struct vgsp_chan {
-	bool used;
-	u32 client, handle, parent;	/* RM object */
-	u32 hvas, hdevice;		/* its VA space (0: device default) */
+/* What the RM layer hands over when a channel object is allocated. */
+struct vgsp_chan_desc {
+	u32 client, handle, parent;
+	u32 hvas, hdevice;
 	u32 chid, runlist, engine_type;
-	u32 token;
-	struct vgsp_vm vm;		/* the channel's address space */
-	bool vm_ok;
 	u64 gpfifo_va;
 	u32 gpfifo_entries;
 	u64 userd_pa;
@@ -84,8 +81,13 @@ struct vgsp_chan {
 	u64 errnot_pa;
 	enum vgsp_mem_target errnot_target;
 	bool has_errnot;
-	bool scheduled;
+};
 
+struct vgsp_chan {
+	bool used;
+	struct vgsp_chan_desc d;	/* as allocated; the token is derived */
+	struct vgsp_vm vm;		/* the channel's address space */
+	bool vm_ok;
 	enum vgsp_chan_state state;
 	bool pending;			/* doorbell seen, work may be there */
 	u64 doorbell_ns;
@@ -102,8 +104,7 @@ struct vgsp_chan {
 	u32 error_code;
 	u32 error_mthd, error_class;	/* the method that stopped it */
 	bool ce_busy;			/* ce_xfer part done */
-	struct vgsp_ce_xfer ce_x;		/* the launch in progress */
-	u32 ce_launch;			/* its LAUNCH_DMA value */
+	struct vgsp_ce_xfer ce_x;	/* the launch in progress */
 	u64 gr_qmd_va;			/* SEND_PCAS_A << 8 */
 	struct vgsp_gr_regs {		/* compute-class state the sim executes */
 		u32 line_length, line_count, out_hi, out_lo;
@@ -117,7 +118,6 @@ struct vgsp_chan {
 #define VGSP_FIFO_ERR_LIST(X)						\
 	X(doorbells)							\
 	X(doorbells_unknown)	/* token names no channel: ignored */	\
-	X(tokens_learned)	/* token found in a channel's notifier */ \
 	X(chan_allocs)							\
 	X(chan_frees)							\
 	X(chan_refused)		/* bad params or table full */		\
@@ -139,19 +139,6 @@ struct vgsp_fifo {
 	struct vgsp_fifo_stats st;
 };
 
-/* What the RM layer hands over when a channel object is allocated. */
-struct vgsp_chan_desc {
-	u32 client, handle, parent;
-	u32 hvas, hdevice;
-	u32 chid, runlist, engine_type;
-	u64 gpfifo_va;
-	u32 gpfifo_entries;
-	u64 userd_pa;
-	enum vgsp_mem_target userd_target;
-	u64 errnot_pa;
-	enum vgsp_mem_target errnot_target;
-	bool has_errnot;
-};
 
 int vgsp_fifo_create(struct vgsp_dev *dev);
 void vgsp_fifo_destroy(struct vgsp_dev *dev);
@@ -160,11 +147,17 @@ void vgsp_fifo_reset(struct vgsp_dev *dev);
 
 /* Lock held. 0 or -errno (table full, ChID in use, bad ring). */
 int vgsp_fifo_chan_alloc(struct vgsp_dev *dev, const struct vgsp_chan_desc *d);
-/* Channels of (client, handle) whose RM object no longer exists go. */
-void vgsp_fifo_chan_prune(struct vgsp_dev *dev,
+/* Channels of @client whose RM object no longer exists go. */
+void vgsp_fifo_chan_prune(struct vgsp_dev *dev, u32 client,
 			  bool (*alive)(struct vgsp_dev *, u32, u32));
 struct vgsp_chan *vgsp_fifo_chan_find(struct vgsp_dev *dev, u32 client,
 				      u32 handle);
+
+/* The work-submit token, as CPU-RM computes it (runlist << 16 | ChID). */
+static inline u32 vgsp_chan_token(const struct vgsp_chan *ch)
+{
+	return ch->d.runlist << 16 | ch->d.chid;
+}
 
 /* A doorbell write: token → channel, mark pending, wake. Lock held. */
 void vgsp_fifo_doorbell(struct vgsp_dev *dev, u32 token);

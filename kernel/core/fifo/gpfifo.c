@@ -41,7 +41,7 @@ static int userd_get32(struct vgsp_dev *dev, struct vgsp_chan *ch, u32 off,
 {
 	u8 b[4];
 
-	if (vgsp_mem_read(dev, ch->userd_target, ch->userd_pa + off, b, 4))
+	if (vgsp_mem_read(dev, ch->d.userd_target, ch->d.userd_pa + off, b, 4))
 		return -EFAULT;
 	*v = vgsp_get32(b, 0);
 	return 0;
@@ -53,7 +53,7 @@ static void userd_put32(struct vgsp_dev *dev, struct vgsp_chan *ch, u32 off,
 	u8 b[4];
 
 	vgsp_put32(b, 0, v);
-	vgsp_mem_write(dev, ch->userd_target, ch->userd_pa + off, b, 4);
+	vgsp_mem_write(dev, ch->d.userd_target, ch->d.userd_pa + off, b, 4);
 }
 
 /* One method through the engines; the decoder advances only on success. */
@@ -152,13 +152,13 @@ static int fetch(struct vgsp_dev *dev, struct vgsp_chan *ch)
 
 	for (;;) {
 		if (userd_get32(dev, ch, VGSP_USERD_GP_PUT, &put) ||
-		    put >= ch->gpfifo_entries) {
+		    put >= ch->d.gpfifo_entries) {
 			ch->error_code = VGSP_RC_PBDMA_ERROR;
 			return -EINVAL;
 		}
 		if (put == ch->gp_get)
 			return 1;
-		if (vgsp_vm_read(dev, &ch->vm, ch->gpfifo_va + 8ULL * ch->gp_get,
+		if (vgsp_vm_read(dev, &ch->vm, ch->d.gpfifo_va + 8ULL * ch->gp_get,
 				 e, 8)) {
 			ch->error_code = VGSP_RC_MMU_FAULT;
 			return -EFAULT;
@@ -176,7 +176,7 @@ static int fetch(struct vgsp_dev *dev, struct vgsp_chan *ch)
 		/* a control entry */
 		if (GP_OPCODE(e1) == GP_OP_SET_PB_EXT_BASE)
 			ch->pb_ext_base = GP_EXT_BASE(e0);
-		ch->gp_get = (ch->gp_get + 1) % ch->gpfifo_entries;
+		ch->gp_get = (ch->gp_get + 1) % ch->d.gpfifo_entries;
 		userd_put32(dev, ch, VGSP_USERD_GP_GET, ch->gp_get);
 		ch->st.entries++;
 	}
@@ -211,7 +211,7 @@ bool vgsp_gpfifo_run(struct vgsp_dev *dev, struct vgsp_chan *ch)
 		if (rc == VGSP_ENG_ERROR)
 			goto error;
 		ch->in_seg = false;
-		ch->gp_get = (ch->gp_get + 1) % ch->gpfifo_entries;
+		ch->gp_get = (ch->gp_get + 1) % ch->d.gpfifo_entries;
 		userd_put32(dev, ch, VGSP_USERD_GP_GET, ch->gp_get);
 		ch->st.entries++;
 	}

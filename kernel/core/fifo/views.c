@@ -34,11 +34,11 @@ void vgsp_fifo_show_channels(struct vgsp_dev *dev, struct vgsp_printer *p)
 		if (!ch->used)
 			continue;
 		p->print(p, "channel chid %u runlist %u token 0x%x engine 0x%x state %s error %u method 0x%x class 0x%x\n",
-			 ch->chid, ch->runlist, ch->token, ch->engine_type,
+			 ch->d.chid, ch->d.runlist, vgsp_chan_token(ch), ch->d.engine_type,
 			 state_names[ch->state], ch->error_code,
 			 ch->error_mthd, ch->error_class);
 		p->print(p, "  gpfifo 0x%llx entries %u gp_get %u vm %s 0x%llx\n",
-			 (unsigned long long)ch->gpfifo_va, ch->gpfifo_entries,
+			 (unsigned long long)ch->d.gpfifo_va, ch->d.gpfifo_entries,
 			 ch->gp_get, ch->vm_ok ? "ok" : "unknown",
 			 (unsigned long long)ch->vm.pdb);
 		p->print(p, "  doorbells %llu entries %llu segments %llu methods %llu host %llu\n",

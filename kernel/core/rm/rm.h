@@ -28,19 +28,19 @@ void vgsp_rm_reset(struct vgsp_dev *dev);
  * device's default VA space (index GPU_DEVICE) rather than creating one,
  * so the root it learns outlives this handle.
  */
-void vgsp_rm_vas_alloc(struct vgsp_dev *dev, u32 client, u32 hdevice,
-		       u32 handle, bool device_ref);
+int vgsp_rm_vas_alloc(struct vgsp_dev *dev, u32 client, u32 hdevice,
+		      u32 handle, bool device_ref);
 /* @handle duplicates VA space (src_client, src_handle): same root. */
-void vgsp_rm_vas_dup(struct vgsp_dev *dev, u32 client, u32 hdevice,
-		     u32 handle, u32 src_client, u32 src_handle);
+int vgsp_rm_vas_dup(struct vgsp_dev *dev, u32 client, u32 hdevice,
+		    u32 handle, u32 src_client, u32 src_handle);
 /* The root of VA space @handle (COPY_SERVER_RESERVED_PDES level 0). */
 void vgsp_rm_vas_set_root(struct vgsp_dev *dev, u32 client, u32 handle,
 			  u64 pa, enum vgsp_mem_target target);
 /* SET_PAGE_DIRECTORY: VA space @hvas (0: the device default) moves. */
 int vgsp_rm_vas_set_pd(struct vgsp_dev *dev, u32 client, u32 hdevice,
 		       u32 hvas, u64 pa, enum vgsp_mem_target target);
-void vgsp_rm_tsg_alloc(struct vgsp_dev *dev, u32 client, u32 handle,
-		       u32 hvas, u32 engine_type);
+int vgsp_rm_tsg_alloc(struct vgsp_dev *dev, u32 client, u32 handle,
+		      u32 hvas, u32 engine_type);
 /* The engine type a TSG was created for (0 if none or not a TSG). */
 u32 vgsp_rm_tsg_engine(struct vgsp_dev *dev, u32 client, u32 handle);
 /*
@@ -51,8 +51,12 @@ u32 vgsp_rm_tsg_engine(struct vgsp_dev *dev, u32 client, u32 handle);
 u32 vgsp_rm_tsg_vas(struct vgsp_dev *dev, u32 client, u32 handle);
 /* The device object above @handle (0 if none). */
 u32 vgsp_rm_device_of(struct vgsp_dev *dev, u32 client, u32 handle);
-/* After a FREE: entries whose objects are gone go too (channels too). */
-void vgsp_rm_prune(struct vgsp_dev *dev);
+/*
+ * The tables are bounded (VGSP_RM_MAX_*): an alloc past them returns
+ * -ENOSPC (counted in vas_refused) and the RM object is refused too.
+ */
+/* After a FREE in @client: its entries whose objects are gone go too. */
+void vgsp_rm_prune(struct vgsp_dev *dev, u32 client);
 /* The address space @ch runs in; false while its root is unknown. */
 bool vgsp_rm_chan_vm(struct vgsp_dev *dev, const struct vgsp_chan *ch,
 		     struct vgsp_vm *vm);

@@ -101,8 +101,8 @@ static struct rm_default *dflt_find(struct vgsp_rm *rm, u32 client,
 	return free;
 }
 
-void vgsp_rm_vas_alloc(struct vgsp_dev *dev, u32 client, u32 hdevice,
-		       u32 handle, bool device_ref)
+int vgsp_rm_vas_alloc(struct vgsp_dev *dev, u32 client, u32 hdevice,
+		      u32 handle, bool device_ref)
 {
 	struct vgsp_rm *rm = dev->rm;
 	struct rm_default *d;
@@ -125,24 +125,25 @@ void vgsp_rm_vas_alloc(struct vgsp_dev *dev, u32 client, u32 hdevice,
 			v->vm = d->vm;
 			v->has_root = true;
 		}
-		return;
+		return 0;
 	}
 	rm->vas_refused++;
+	return -ENOSPC;
 }
 
-void vgsp_rm_vas_dup(struct vgsp_dev *dev, u32 client, u32 hdevice,
-		     u32 handle, u32 src_client, u32 src_handle)
+int vgsp_rm_vas_dup(struct vgsp_dev *dev, u32 client, u32 hdevice,
+		    u32 handle, u32 src_client, u32 src_handle)
 {
 	struct rm_vas *v;
 
-	vgsp_rm_vas_alloc(dev, client, hdevice, handle, false);
+	if (vgsp_rm_vas_alloc(dev, client, hdevice, handle, false))
+		return -ENOSPC;
 	v = vas_find(dev->rm, client, handle);
-	if (!v)
-		return;
 	/* one address space under two names: roots set on either are shared */
 	v->dup = true;
 	v->src_client = src_client;
 	v->src_handle = src_handle;
+	return 0;
 }
 
 void vgsp_rm_vas_set_root(struct vgsp_dev *dev, u32 client, u32 handle,
@@ -194,8 +195,8 @@ int vgsp_rm_vas_set_pd(struct vgsp_dev *dev, u32 client, u32 hdevice,
 	return 0;
 }
 
-void vgsp_rm_tsg_alloc(struct vgsp_dev *dev, u32 client, u32 handle,
-		       u32 hvas, u32 engine_type)
+int vgsp_rm_tsg_alloc(struct vgsp_dev *dev, u32 client, u32 handle,
+		      u32 hvas, u32 engine_type)
 {
 	unsigned int i;
 
@@ -209,8 +210,10 @@ void vgsp_rm_tsg_alloc(struct vgsp_dev *dev, u32 client, u32 handle,
 		t->handle = handle;
 		t->hvas = hvas;
 		t->engine_type = engine_type;
-		return;
+		return 0;
 	}
+	dev->rm->vas_refused++;
+	return -ENOSPC;
 }
 
 u32 vgsp_rm_tsg_vas(struct vgsp_dev *dev, u32 client, u32 handle)
@@ -261,26 +264,31 @@ static bool alive(struct vgsp_dev *dev, u32 client, u32 handle)
 	return vgsp_obj_find(&dev->gsp->objs, client, handle) != NULL;
 }
 
-void vgsp_rm_prune(struct vgsp_dev *dev)
+/*
+ * A FREE (with its cascade) only removes objects of one client, so only
+ * that client's entries are checked: the cost stays with the entries the
+ * guest itself created, not with the whole table.
+ */
+void vgsp_rm_prune(struct vgsp_dev *dev, u32 client)
 {
 	struct vgsp_rm *rm = dev->rm;
 	unsigned int i;
 
 	for (i = 0; i < VGSP_RM_MAX_VAS; i++)
-		if (rm->vas[i].used &&
-		    !alive(dev, rm->vas[i].client, rm->vas[i].handle))
+		if (rm->vas[i].used && rm->vas[i].client == client &&
+		    !alive(dev, client, rm->vas[i].handle))
 			rm->vas[i].used = false;
 	for (i = 0; i < VGSP_RM_MAX_TSG; i++)
-		if (rm->tsg[i].used &&
-		    !alive(dev, rm->tsg[i].client, rm->tsg[i].handle))
+		if (rm->tsg[i].used && rm->tsg[i].client == client &&
+		    !alive(dev, client, rm->tsg[i].handle))
 			rm->tsg[i].used = false;
 	/* a device default lives as long as its device */
 	for (i = 0; i < VGSP_RM_MAX_DEVICES; i++)
-		if (rm->dflt[i].used &&
-		    !alive(dev, rm->dflt[i].client, rm->dflt[i].hdevice))
+		if (rm->dflt[i].used && rm->dflt[i].client == client &&
+		    !alive(dev, client, rm->dflt[i].hdevice))
 			rm->dflt[i].used = false;
 	if (dev->fifo)
-		vgsp_fifo_chan_prune(dev, alive);
+		vgsp_fifo_chan_prune(dev, client, alive);
 }
 
 bool vgsp_rm_chan_vm(struct vgsp_dev *dev, const struct vgsp_chan *ch,
@@ -290,8 +298,8 @@ bool vgsp_rm_chan_vm(struct vgsp_dev *dev, const struct vgsp_chan *ch,
 	struct rm_default *d;
 	struct rm_vas *v;
 
-	if (ch->hvas) {
-		v = vas_canon(rm, vas_find(rm, ch->client, ch->hvas));
+	if (ch->d.hvas) {
+		v = vas_canon(rm, vas_find(rm, ch->d.client, ch->d.hvas));
 		if (v && v->has_root) {
 			*vm = v->vm;
 			return true;
@@ -299,7 +307,7 @@ bool vgsp_rm_chan_vm(struct vgsp_dev *dev, const struct vgsp_chan *ch,
 		if (!v || !v->device_ref)
 			return false;
 	}
-	d = dflt_find(rm, ch->client, ch->hdevice, false);
+	d = dflt_find(rm, ch->d.client, ch->d.hdevice, false);
 	if (!d)
 		return false;
 	*vm = d->vm;

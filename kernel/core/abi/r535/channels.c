@@ -138,6 +138,12 @@ static u32 channel_alloc(struct vgsp_gsp *gsp, u32 client, u32 parent,
 	return NV_OK;
 }
 
+/* A bounded rm/ table was full: the object is refused, not half-made. */
+static u32 status_of(int ret)
+{
+	return ret ? NV_ERR_INSUFFICIENT_RESOURCES : NV_OK;
+}
+
 u32 r535_alloc_hook(struct vgsp_gsp *gsp, u32 client, u32 parent,
 		    u32 object, u32 cls, const u8 *p, u32 psize)
 {
@@ -145,26 +151,22 @@ u32 r535_alloc_hook(struct vgsp_gsp *gsp, u32 client, u32 parent,
 
 	switch (cls) {
 	case FERMI_VASPACE_A:
-		vgsp_rm_vas_alloc(dev, client,
-				  vgsp_rm_device_of(dev, client, parent),
-				  object, psize >= 4 &&
-				  vgsp_get32(p, VAS_INDEX) ==
-				  VAS_INDEX_GPU_DEVICE);
-		return NV_OK;
+		return status_of(vgsp_rm_vas_alloc(dev, client,
+				vgsp_rm_device_of(dev, client, parent), object,
+				psize >= 4 && vgsp_get32(p, VAS_INDEX) ==
+				VAS_INDEX_GPU_DEVICE));
 	case KEPLER_CHANNEL_GROUP_A:
 		if (psize < TSG_PARAMS_MIN)
 			return NV_ERR_INVALID_PARAM_STRUCT;
-		vgsp_rm_tsg_alloc(dev, client, object,
-				  vgsp_get32(p, TSG_HVASPACE),
-				  vgsp_get32(p, TSG_ENGINE_TYPE));
-		return NV_OK;
+		return status_of(vgsp_rm_tsg_alloc(dev, client, object,
+				vgsp_get32(p, TSG_HVASPACE),
+				vgsp_get32(p, TSG_ENGINE_TYPE)));
 	case FERMI_CONTEXT_SHARE_A:
 		/* a subcontext: its channels run in its VA space */
 		if (psize < 4)
 			return NV_ERR_INVALID_PARAM_STRUCT;
-		vgsp_rm_tsg_alloc(dev, client, object,
-				  vgsp_get32(p, CTXSHARE_HVASPACE), 0);
-		return NV_OK;
+		return status_of(vgsp_rm_tsg_alloc(dev, client, object,
+				vgsp_get32(p, CTXSHARE_HVASPACE), 0));
 	case HOPPER_CHANNEL_GPFIFO_A:
 		return channel_alloc(gsp, client, parent, object, p, psize);
 	default:
@@ -172,20 +174,21 @@ u32 r535_alloc_hook(struct vgsp_gsp *gsp, u32 client, u32 parent,
 	}
 }
 
-void r535_dup_hook(struct vgsp_gsp *gsp, u32 client, u32 parent, u32 object,
-		   u32 src_client, u32 src_object, u32 cls)
+u32 r535_dup_hook(struct vgsp_gsp *gsp, u32 client, u32 parent, u32 object,
+		  u32 src_client, u32 src_object, u32 cls)
 {
 	struct vgsp_dev *dev = gsp->dev;
 
-	if (cls == FERMI_VASPACE_A)
-		vgsp_rm_vas_dup(dev, client,
-				vgsp_rm_device_of(dev, client, parent), object,
-				src_client, src_object);
+	if (cls != FERMI_VASPACE_A)
+		return NV_OK;
+	return status_of(vgsp_rm_vas_dup(dev, client,
+					 vgsp_rm_device_of(dev, client, parent),
+					 object, src_client, src_object));
 }
 
-void r535_free_hook(struct vgsp_gsp *gsp)
+void r535_free_hook(struct vgsp_gsp *gsp, u32 client)
 {
-	vgsp_rm_prune(gsp->dev);
+	vgsp_rm_prune(gsp->dev, client);
 }
 
 u32 r535_copy_server_pdes(struct vgsp_gsp *gsp, u32 client, u32 object,

@@ -192,9 +192,9 @@ int r535_engine_runlist(u32 type);
 #define R535_CTRL_COPY_SERVER_PDES	0x90f10106
 u32 r535_alloc_hook(struct vgsp_gsp *gsp, u32 client, u32 parent,
 		    u32 object, u32 cls, const u8 *p, u32 psize);
-void r535_free_hook(struct vgsp_gsp *gsp);
-void r535_dup_hook(struct vgsp_gsp *gsp, u32 client, u32 parent, u32 object,
-		   u32 src_client, u32 src_object, u32 cls);
+void r535_free_hook(struct vgsp_gsp *gsp, u32 client);
+u32 r535_dup_hook(struct vgsp_gsp *gsp, u32 client, u32 parent, u32 object,
+		  u32 src_client, u32 src_object, u32 cls);
 u32 r535_copy_server_pdes(struct vgsp_gsp *gsp, u32 client, u32 object,
 			  const u8 *p, u32 psize);
 u32 r535_set_page_directory(struct vgsp_gsp *gsp, const u8 *p, u32 len);

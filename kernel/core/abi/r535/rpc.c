@@ -175,7 +175,7 @@ static u32 rm_alloc(struct r535_call *c)
 					 p + R535_ALLOC_PARAMS, psize);
 		if (status != NV_OK) {
 			vgsp_obj_free(&c->gsp->objs, client, object);
-			r535_free_hook(c->gsp);
+			r535_free_hook(c->gsp, client);
 		}
 	}
 	vgsp_put32(p, R535_ALLOC_STATUS, status);
@@ -198,7 +198,7 @@ static u32 rm_free(struct r535_call *c)
 	else if (vgsp_obj_free(&c->gsp->objs, client, object) < 0)
 		status = NV_ERR_INVALID_OBJECT_HANDLE;
 	else
-		r535_free_hook(c->gsp);
+		r535_free_hook(c->gsp, client);
 	vgsp_put32(p, R535_FREE_STATUS, status);
 	return reply(c, R535_FREE_SIZE, status);
 }
@@ -240,9 +240,14 @@ static u32 rm_dup(struct r535_call *c)
 		status = obj_status(vgsp_obj_alloc(&c->gsp->objs, client,
 						   parent, object, cls,
 						   kind_of(cls)));
-		if (status == NV_OK)
-			r535_dup_hook(c->gsp, client, parent, object,
-				      src_client, src_object, cls);
+		if (status == NV_OK) {
+			status = r535_dup_hook(c->gsp, client, parent, object,
+					       src_client, src_object, cls);
+			if (status != NV_OK) {
+				vgsp_obj_free(&c->gsp->objs, client, object);
+				r535_free_hook(c->gsp, client);
+			}
+		}
 	}
 	vgsp_put32(p, R535_DUP_STATUS, status);
 	return reply(c, R535_DUP_SIZE, status);
