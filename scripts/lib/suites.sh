@@ -43,6 +43,20 @@ run_make_suite() {
 
 has_target() { [ -f "$1/Makefile" ] && grep -q "^$2:" "$1/Makefile"; }
 
+# vgsp-vfu under hostile VMMs (userspace/vfu/tests/vfu_stress.c): the VMM
+# SIGKILLed at random points x100 with a fresh VMM checking the device after
+# each kill (~5 s), and 16 instances with 8 hostile VMMs next to 8 timed
+# well-behaved ones (~15 s). --long: x1000 and 60 s.
+run_vfu_stress_suites() {
+	if [ "${RIG_LONG:-}" ]; then
+		run_cmd_suite vfu-vmm-kill make -C "$ROOT/userspace/vfu" vmm-kill KILL_ITERS=1000
+		run_cmd_suite vfu-tenants make -C "$ROOT/userspace/vfu" tenants TENANT_SECS=60
+	else
+		run_make_suite vfu-vmm-kill "$ROOT/userspace/vfu" vmm-kill
+		run_make_suite vfu-tenants "$ROOT/userspace/vfu" tenants
+	fi
+}
+
 run_unit_suites() {
 	if has_target "$ROOT" unit; then run_make_suite unit "$ROOT" unit
 	else echo "FAIL unit: top-level Makefile has no 'unit' target"; suite_add unit 0 1 0; fi
@@ -202,6 +216,7 @@ run_all_suites() {
 	# VM suite needs them anyway (so a fresh clone tests DKMS, never skips it).
 	case " $* " in *" 6.12 "*) [ -z "$_unit" ] || kernel_fetch 6.12 ;; esac
 	[ -z "$_unit" ] || run_unit_suites
+	[ -z "$_unit" ] || run_vfu_stress_suites
 	[ -z "$_unit" ] || run_make_suite fuzz "$ROOT/tests/fuzz" test
 	for _k in "$@"; do run_vm_suite "$_k"; done
 	[ -z "$_unit" ] || run_lint_suite

@@ -1407,27 +1407,40 @@ int rp_run_large(struct rp_client *c)
 	return c->errors ? -EIO : 0;
 }
 
+int rp_ping(struct rp_client *c, uint64_t *rpc_ns)
+{
+	uint8_t p[0x18 + 4];
+	uint64_t t0;
+	int irq;
+
+	c->irq_on = false;		/* the polled path, as OpenRM */
+	memset(p, 0, sizeof(p));
+	put32(p, 0x00, c->h_client);
+	put32(p, 0x04, c->h_subdevice);
+	put32(p, 0x08, CTRL_GET_SMC_MODE);
+	put32(p, 0x10, 4);
+	t0 = now(c);
+	if (rpc(c, FN_GSP_RM_CONTROL, p, sizeof(p), 0, &irq))
+		return -EIO;
+	/* the RPC's result and the control's status */
+	if (rep_result(c) || get32(rep_payload(c), 0x0c))
+		return -EPROTO;
+	if (rpc_ns)
+		*rpc_ns = now(c) - t0;
+	return 0;
+}
+
 int rp_run_bench(struct rp_client *c, struct rp_bench *b)
 {
 	unsigned int i;
 
 	if (rp_boot(c))
 		return -EIO;
-	c->irq_on = false;		/* measure the polled path, as OpenRM */
 	for (i = 0; i < b->n; i++) {
-		uint8_t p[0x18 + 4];
 		uint64_t t0;
-		int irq;
 
-		memset(p, 0, sizeof(p));
-		put32(p, 0x00, c->h_client);
-		put32(p, 0x04, c->h_subdevice);
-		put32(p, 0x08, CTRL_GET_SMC_MODE);
-		put32(p, 0x10, 4);
-		t0 = now(c);
-		if (rpc(c, FN_GSP_RM_CONTROL, p, sizeof(p), 0, &irq))
+		if (rp_ping(c, &b->rpc_ns[i]))
 			return -EIO;
-		b->rpc_ns[i] = now(c) - t0;
 		t0 = now(c);
 		(void)rd(c, PMC_BOOT_0);
 		b->bar0_ns[i] = now(c) - t0;

@@ -75,7 +75,13 @@ int rp_run_bad(struct rp_client *c);
  * broken record sequences; the queue must stay usable throughout.
  */
 int rp_run_large(struct rp_client *c);
-/* Round trips of a cheap control and of a BAR0 read, after rp_boot(). */
+/*
+ * One round trip of a cheap control (GET_SMC_MODE, polled) after rp_boot():
+ * 0 when it came back with status 0 (*rpc_ns: doorbell to reply, if not
+ * NULL), -EIO / -EPROTO otherwise.
+ */
+int rp_ping(struct rp_client *c, uint64_t *rpc_ns);
+/* Round trips of a cheap control and of a BAR0 read (rp_boot() first). */
 int rp_run_bench(struct rp_client *c, struct rp_bench *b);
 
 /* First differing line of @got vs @want, or -1 if equal. */

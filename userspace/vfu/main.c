@@ -7,8 +7,8 @@
  *            [--stats FILE] [--log FILE] [--log-reads N] [--log-dma] [--persist]
  *
  * The core's views (counters, info, bar0_unknown, GSP views) plus our own
- * frontend view are written to --stats every second and at exit, and to
- * stderr on SIGUSR1. --log is the transcript of the vfio-user session.
+ * frontend view are written to --stats every second, after each client's
+ * disconnect and at exit, and to stderr on SIGUSR1. --log is the transcript of the vfio-user session.
  */
 #define _GNU_SOURCE /* accept4 */
 #include <errno.h>
@@ -268,6 +268,8 @@ int main(int argc, char **argv)
 		ret = vfu_serve(s, cfd);
 		close(cfd);
 		fprintf(stderr, "vgsp-vfu: client disconnected (%d)\n", ret);
+		/* --stats shows the reset device at once, not a second later */
+		write_stats(s);
 		if (!persist)
 			break;
 	}
