@@ -22,6 +22,8 @@ struct vgsp_chip {
 	 * timer at these offsets (gpuGetRegBaseOffset_FWCLIENT).
 	 */
 	u32 reg_base_gr, reg_base_timer, reg_base_master, reg_base_usermode;
+	/* Maximum clocks libcuda reports (CLOCK_RATE, MEMORY_CLOCK_RATE), kHz */
+	u32 gpc_clk_max_khz, mem_clk_max_khz;
 };
 
 extern const struct vgsp_chip vgsp_chip_gh100;

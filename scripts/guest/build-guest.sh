@@ -102,6 +102,7 @@ FW="lib/firmware/nvidia/$NV_VER/gsp_ga10x.bin"
 OUT="$GUEST_CACHE/initrd-$NV_VER-$KREL.cpio"
 CUTEST="$GUEST_CACHE/cuinit-test"
 CUCHECK="$GUEST_CACHE/cudacheck"
+CUPROBE="$GUEST_CACHE/cuprobe"
 NVTRACE="$GUEST_CACHE/nvtrace.so"
 if [ ! -e "$NVTRACE" ] || newer "$VGSP_ROOT/scripts/guest/nvtrace.c" "$NVTRACE"; then
 	gcc -shared -fPIC -O2 -Wall -Wextra -Werror -o "$NVTRACE.tmp" \
@@ -114,10 +115,18 @@ if [ ! -x "$CUCHECK" ] || newer "$VGSP_ROOT/scripts/guest/cudacheck.c" "$CUCHECK
 	gcc -std=c11 -O2 -Wall -Wextra -Werror -o "$CUCHECK.tmp" \
 		"$VGSP_ROOT/scripts/guest/cudacheck.c" -ldl && mv "$CUCHECK.tmp" "$CUCHECK"
 fi
+if [ ! -x "$CUPROBE" ] || newer "$VGSP_ROOT/scripts/guest/cuprobe.c" "$CUPROBE"; then
+	gcc -std=c11 -O2 -Wall -Wextra -Werror -o "$CUPROBE.tmp" \
+		"$VGSP_ROOT/scripts/guest/cuprobe.c" -ldl && mv "$CUPROBE.tmp" "$CUPROBE"
+fi
 if [ ! -e "$OUT" ] || newer "$VGSP_ROOT/scripts/guest/init.sh" "$OUT" || newer "$0" "$OUT" ||
-   newer "$NVDIR/.done" "$OUT" || newer "$CUTEST" "$OUT" || newer "$CUCHECK" "$OUT" ||
+   newer "$NVDIR/.done" "$OUT" || newer "$CUTEST" "$OUT" || newer "$CUCHECK" "$OUT" || newer "$CUPROBE" "$OUT" ||
    newer "$USR/.done" "$OUT" || newer "$NVTRACE" "$OUT"; then
 	t0=$(now)
+	for t in cpio modinfo; do
+		command -v "$t" > /dev/null ||
+			{ log "$t not found (./scripts/stack_manager.sh setup installs it)"; exit 1; }
+	done
 	R="$GUEST_CACHE/initrd-root"
 	rm -rf "$R"; mkdir -p "$R/bin" "$R/lib/vgsp" "$R/lib/firmware/nvidia/$NV_VER" "$R/lib64" \
 		"$R/usr/lib/x86_64-linux-gnu" "$R/proc" "$R/sys" "$R/dev" "$R/tmp" "$R/usr/bin"
@@ -143,6 +152,7 @@ if [ ! -e "$OUT" ] || newer "$VGSP_ROOT/scripts/guest/init.sh" "$OUT" || newer "
 	cp "$USR/usr/lib/nvidia/current/nvidia-smi" "$R/usr/bin/"
 	cp "$CUTEST" "$R/usr/bin/cuinit-test"
 	cp "$CUCHECK" "$R/usr/bin/cudacheck"
+	cp "$CUPROBE" "$R/usr/bin/cuprobe"
 	cp "$NVTRACE" "$R/usr/lib/nvtrace.so"
 	cp -a "$USR"/usr/lib/x86_64-linux-gnu/libnvidia-ml.so* "$USR"/usr/lib/x86_64-linux-gnu/libcuda.so* \
 		"$R/usr/lib/x86_64-linux-gnu/" 2>/dev/null || true
@@ -153,7 +163,9 @@ if [ ! -e "$OUT" ] || newer "$VGSP_ROOT/scripts/guest/init.sh" "$OUT" || newer "
 	ln -s ../usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2 "$R/lib64/ld-linux-x86-64.so.2"
 	ln -s usr/lib/x86_64-linux-gnu "$R/lib/x86_64-linux-gnu"
 	echo "$NV_VER $KREL $(date -u +%FT%TZ)" > "$R/etc-version"
-	(cd "$R" && find . | cpio -o -H newc --quiet) > "$OUT.tmp" && mv "$OUT.tmp" "$OUT"
+	(cd "$R" && find . | cpio -o -H newc --quiet) > "$OUT.tmp" ||
+		{ log "cpio failed: the initramfs was not written"; exit 1; }
+	mv "$OUT.tmp" "$OUT"
 	rm -rf "$R"
 	log "initramfs $(du -m "$OUT" | cut -f1) MiB in $(( $(now) - t0 )) s"
 fi

@@ -6,10 +6,15 @@
  *   cuInit; driver version; device count, name, total memory, attributes (compute capability
  *   75/76, multiprocessor count 16, ...);
  *   ×ITERS: cuCtxCreate; cuMemGetInfo; for 4 KiB, 16 KiB, ... 256 MiB (powers of 4): cuMemAlloc
- *   two buffers, HtoD → DtoD → DtoH verified byte for byte, cuMemsetD8 and cuMemsetD32 verified,
- *   the source buffer re-read (memsets stayed in their buffer); pinned host memory
- *   (cuMemAllocHost) with async copies on two streams timed by events; cuMemFree; cuCtxDestroy;
- *   free memory at each cuCtxCreate must not shrink (no leak);
+ *   two buffers, each HtoD → DtoH verified byte for byte, the first re-read after the second
+ *   was written; pinned host memory (cuMemAllocHost) with async copies on two streams timed by
+ *   events; cuMemFree; cuCtxDestroy; free memory at each cuCtxCreate must not shrink (no leak);
+ *   all of that is copy-engine work;
+ *   SM work, each operation in a new process: cuMemcpyDtoD, cuMemsetD8, cuMemsetD32 of 4 KiB
+ *   and 1 MiB (libcuda runs them as compute kernels on sm_90). --sm-work run (default): each
+ *   must verify byte for byte. --sm-work refused (a backend without SMs, sim): each must
+ *   verify or fail cleanly with CUDA_ERROR_LAUNCH_FAILED (no hang, no wrong data), and a new
+ *   process must then work;
  *   cuModuleLoadData of a small sm_90 PTX module (JIT: libnvidia-ptxjitcompiler);
  *   cuLaunchKernel: on the sim backend it is expected to FAIL cleanly (an error from the launch
  *   or from the stream, never a hang and never a fake completion); then the context must still
@@ -20,10 +25,11 @@
  *
  * Output: one line per check "cudacheck: <name> ok|FAIL <detail>" (iterations after the first
  * print one line each plus their failures), then
- *   "cudacheck: summary cuInit=<rc> copies_verified=<N> failed=<N>".
+ *   "cudacheck: summary cuInit=<rc> copies_verified=<N> failed=<N> sm_verified=<N> sm_refused=<N>".
  * copies_verified counts device→host read-backs that matched byte for byte.
- * The launch is exempt from `failed` when it fails cleanly (or really runs and writes the right
- * values); a hang or a "success" that wrote nothing counts as a failure.
+ * With --sm-work refused the launch is exempt from `failed` when it fails cleanly (or really
+ * runs and writes the right values); a hang or a "success" that wrote nothing counts as a
+ * failure.
  * Exit 0 only when failed=0. A stage that makes no progress for --stage-timeout seconds ends the
  * program (watchdog, exit 3) with the summary line still printed.
  * Markers "cudacheck: launch begins/ends" go to /dev/kmsg, so a log reader can tell Xid lines
@@ -31,6 +37,8 @@
  *
  * usage: cudacheck [--iters N (10)] [--max-mib M (256)] [--async-kib K (1024)]
  *                  [--stage-timeout S (300)] [--launch-timeout S (60)] [--launch-null 1]
+ *                  [--sm-work run|refused (run)]
+ * --sm-work run also requires the kernel launch to run and write the right values.
  * --launch-null 1: the kernel writes through a null pointer; on real hardware this exercises the
  * context-lost path (CUDA_ERROR_ILLEGAL_ADDRESS, then a new context).
  * build: gcc -std=c11 -Wall -Wextra -Werror -O2 cudacheck.c -ldl
@@ -145,7 +153,7 @@ static const char ptx_src[] =
 	"\tret;\n"
 	"}\n";
 
-static int n_failed, n_verified, cuinit_rc = -1;
+static int n_failed, n_verified, n_sm_verified, n_sm_refused, cuinit_rc = -1;
 static const char *volatile stage = "start";
 static unsigned int stage_timeout = 300;
 
@@ -166,8 +174,9 @@ static const char *ename(CUresult rc)
 
 static void summary(void)
 {
-	printf("cudacheck: summary cuInit=%d copies_verified=%d failed=%d\n", cuinit_rc, n_verified,
-	       n_failed);
+	printf("cudacheck: summary cuInit=%d copies_verified=%d failed=%d sm_verified=%d "
+	       "sm_refused=%d\n",
+	       cuinit_rc, n_verified, n_failed, n_sm_verified, n_sm_refused);
 	fflush(stdout);
 }
 
@@ -253,29 +262,6 @@ static int same(const uint8_t *got, const uint8_t *want, size_t n, char *why, si
 	return 0;
 }
 
-static int all_u8(const uint8_t *p, size_t n, uint8_t v, char *why, size_t whylen)
-{
-	for (size_t i = 0; i < n; i++)
-		if (p[i] != v) {
-			snprintf(why, whylen, "byte %zu is 0x%02x, want 0x%02x", i, p[i], v);
-			return 0;
-		}
-	return 1;
-}
-
-static int all_u32(const uint8_t *p, size_t n, uint32_t v, char *why, size_t whylen)
-{
-	for (size_t i = 0; i + 4 <= n; i += 4) {
-		uint32_t x;
-		memcpy(&x, p + i, 4);
-		if (x != v) {
-			snprintf(why, whylen, "word at byte %zu is 0x%08x, want 0x%08x", i, x, v);
-			return 0;
-		}
-	}
-	return 1;
-}
-
 static void human(size_t n, char *buf, size_t len)
 {
 	if (n >= (1u << 20))
@@ -291,6 +277,9 @@ struct opts {
 	unsigned int launch_timeout;
 	int launch_null;
 	int fresh_check;
+	int sm_run;	/* --sm-work run (1, default) or refused (0) */
+	int op;		/* --op N: one SM-work operation in this process (child mode) */
+	size_t op_bytes;
 };
 
 /* Per-iteration results. */
@@ -310,7 +299,11 @@ struct iter {
 			emit((name), ok_, __VA_ARGS__);                                        \
 	} while (0)
 
-/* One size: two buffers, HtoD → DtoD → DtoH, memset D8 and D32, source re-read. */
+/*
+ * One size, copy-engine work only: two buffers, each written by HtoD and read back by DtoH
+ * byte for byte, then the first re-read (the second write stayed in its buffer). DtoD and
+ * memsets are libcuda compute kernels on sm_90 (see sm_work()).
+ */
 static void one_size(int v, struct iter *it, int iter_no, size_t sz, uint8_t *src, uint8_t *dst)
 {
 	char nm[64], hs[24], why[160] = "";
@@ -333,45 +326,34 @@ static void one_size(int v, struct iter *it, int iter_no, size_t sz, uint8_t *sr
 	snprintf(nm, sizeof(nm), "copy.%s", hs);
 	double t0 = now_s();
 	CUresult r1 = cuMemcpyHtoD_v2(a, src, sz);
-	CUresult r2 = r1 ? r1 : cuMemcpyDtoD_v2(b, a, sz);
-	CUresult r3 = r2 ? r2 : cuMemcpyDtoH_v2(dst, b, sz);
+	CUresult r2 = r1 ? r1 : cuMemcpyDtoH_v2(dst, a, sz);
 	double dt = now_s() - t0;
-	int ok = r3 == 0 && same(dst, src, sz, why, sizeof(why));
+	int ok = r2 == 0 && same(dst, src, sz, why, sizeof(why));
 	if (ok)
 		it->verified++;
-	CHECK(v, it, nm, ok, "HtoD rc=%d DtoD rc=%d DtoH rc=%d %s %.3f s %s", r1, r2, r3,
-	      ename(r3 ? r3 : r2 ? r2 : r1), dt, ok ? "verified" : why);
+	CHECK(v, it, nm, ok, "HtoD rc=%d DtoH rc=%d %s %.3f s %s", r1, r2, ename(r2 ? r2 : r1),
+	      dt, ok ? "verified" : why);
 
-	snprintf(nm, sizeof(nm), "memsetD8.%s", hs);
-	uint8_t v8 = (uint8_t)(0xa5 ^ iter_no);
-	r1 = cuMemsetD8_v2(b, v8, sz);
-	memset(dst, ~v8, sz);
-	r2 = r1 ? r1 : cuMemcpyDtoH_v2(dst, b, sz);
-	ok = r2 == 0 && all_u8(dst, sz, v8, why, sizeof(why));
-	if (ok)
-		it->verified++;
-	CHECK(v, it, nm, ok, "rc=%d/%d %s value 0x%02x %s", r1, r2, ename(r2 ? r2 : r1), v8,
-	      ok ? "verified" : why);
-
-	snprintf(nm, sizeof(nm), "memsetD32.%s", hs);
-	uint32_t v32 = 0x12345600u + (uint32_t)iter_no;
-	r1 = cuMemsetD32_v2(b, v32, sz / 4);
+	snprintf(nm, sizeof(nm), "copy2.%s", hs);
+	fill(src, sz, ~seed);
 	memset(dst, 0, sz);
+	r1 = cuMemcpyHtoD_v2(b, src, sz);
 	r2 = r1 ? r1 : cuMemcpyDtoH_v2(dst, b, sz);
-	ok = r2 == 0 && all_u32(dst, sz, v32, why, sizeof(why));
+	ok = r2 == 0 && same(dst, src, sz, why, sizeof(why));
 	if (ok)
 		it->verified++;
-	CHECK(v, it, nm, ok, "rc=%d/%d %s value 0x%08x %s", r1, r2, ename(r2 ? r2 : r1), v32,
+	CHECK(v, it, nm, ok, "HtoD rc=%d DtoH rc=%d %s %s", r1, r2, ename(r2 ? r2 : r1),
 	      ok ? "verified" : why);
 
-	/* The memsets wrote b only: a still holds the pattern. */
+	/* The second write went to b only: a still holds the first pattern. */
 	snprintf(nm, sizeof(nm), "isolation.%s", hs);
+	fill(src, sz, seed);
 	memset(dst, 0, sz);
 	r1 = cuMemcpyDtoH_v2(dst, a, sz);
 	ok = r1 == 0 && same(dst, src, sz, why, sizeof(why));
 	if (ok)
 		it->verified++;
-	CHECK(v, it, nm, ok, "rc=%d %s %s", r1, ename(r1), ok ? "source buffer intact" : why);
+	CHECK(v, it, nm, ok, "rc=%d %s %s", r1, ename(r1), ok ? "first buffer intact" : why);
 out:
 	snprintf(nm, sizeof(nm), "free.%s", hs);
 	r1 = a ? cuMemFree_v2(a) : 0;
@@ -511,6 +493,134 @@ static int spawn_fresh_check(void)
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
 }
 
+/*
+ * Work libcuda gives the SMs. On sm_90 libcuda runs cuMemcpyDtoD and (beyond its small inline
+ * case) cuMemset as compute kernels: a GRID_NULL QMD that schedules the copy kernel's QMD
+ * (measured with cuprobe.c on this vGPU). A backend without SMs (sim) refuses those launches
+ * and the context is lost with CUDA_ERROR_LAUNCH_FAILED, as after a channel error on
+ * hardware. Each operation therefore runs in its own process: exit 0 verified byte for byte,
+ * SM_REFUSED a clean refusal (CUDA_ERROR_LAUNCH_FAILED from the call or the synchronize, no
+ * hang), 1 anything else (a wrong result, another error).
+ */
+enum { SM_DTOD, SM_SET8, SM_SET32, SM_OPS, SM_REFUSED = 10, CUDA_ERROR_LAUNCH_FAILED = 719 };
+static const char *const sm_names[SM_OPS] = { "dtod", "memsetD8", "memsetD32" };
+
+static int sm_op(int op, size_t sz)
+{
+	uint8_t *src = malloc(sz), *got = malloc(sz), *want = malloc(sz);
+	CUdeviceptr a = 0, b = 0;
+	CUcontext ctx = NULL;
+	CUdevice dev = 0;
+	char nm[48], hs[24], why[160] = "";
+	CUresult rc, orc = 0, sync = 0, back = 0;
+
+	human(sz, hs, sizeof(hs));
+	snprintf(nm, sizeof(nm), "sm.%s.%s", op >= 0 && op < SM_OPS ? sm_names[op] : "?", hs);
+	if (!src || !got || !want || op < 0 || op >= SM_OPS) {
+		emit(nm, 0, "setup: no memory or bad op");
+		return 1;
+	}
+	enter(nm);
+	fill(src, sz, 0xd0d0000000000000ull ^ sz);
+	rc = cuInit(0);
+	if (!rc)
+		rc = cuDeviceGet(&dev, 0);
+	if (!rc)
+		rc = cuCtxCreate_v2(&ctx, 0, dev);
+	if (!rc)
+		rc = cuMemAlloc_v2(&a, sz);
+	if (!rc)
+		rc = cuMemAlloc_v2(&b, sz);
+	if (!rc)
+		rc = cuMemcpyHtoD_v2(a, src, sz);
+	if (rc) {
+		emit(nm, 0, "setup rc=%d %s", rc, ename(rc));
+		return 1;
+	}
+	switch (op) {
+	case SM_DTOD:
+		memcpy(want, src, sz);
+		orc = cuMemcpyDtoD_v2(b, a, sz);
+		break;
+	case SM_SET8:
+		memset(want, 0x3c, sz);
+		orc = cuMemsetD8_v2(b, 0x3c, sz);
+		break;
+	case SM_SET32:
+		for (size_t i = 0; i + 4 <= sz; i += 4)
+			memcpy(want + i, &(uint32_t){ 0x9abcdef0u }, 4);
+		orc = cuMemsetD32_v2(b, 0x9abcdef0u, sz / 4);
+		break;
+	}
+	sync = orc ? orc : cuCtxSynchronize();
+	if (!sync) {
+		memset(got, 0, sz);
+		back = cuMemcpyDtoH_v2(got, b, sz);
+	}
+	if (!sync && !back && same(got, want, sz, why, sizeof(why))) {
+		emit(nm, 1, "verified");
+		cuCtxDestroy_v2(ctx);
+		return 0;
+	}
+	if (sync == CUDA_ERROR_LAUNCH_FAILED) {
+		emit(nm, 1, "refused: %s rc=%d %s (the backend has no SMs)", orc ? "call" : "synchronize",
+		     sync, ename(sync));
+		return SM_REFUSED;
+	}
+	emit(nm, 0, "call rc=%d synchronize rc=%d read-back rc=%d %s", orc, sync, back,
+	     sync || back ? ename(sync ? sync : back) : why);
+	return 1;
+}
+
+/* Each SM-work operation in a new process; judged against --sm-work. */
+static void sm_work(const struct opts *o)
+{
+	static const size_t sizes[] = { 4096, 1 << 20 };
+	int refused = 0;
+
+	kmsg("cudacheck: sm-work begins\n");
+	for (int op = 0; op < SM_OPS; op++)
+		for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
+			char opv[8], byv[24];
+			snprintf(opv, sizeof(opv), "%d", op);
+			snprintf(byv, sizeof(byv), "%zu", sizes[k]);
+			fflush(stdout);
+			pid_t pid = fork();
+			if (pid < 0) {
+				report("sm-work", 0, "fork failed");
+				return;
+			}
+			if (pid == 0) {
+				char to[16];
+				snprintf(to, sizeof(to), "%u", stage_timeout);
+				execl("/proc/self/exe", "cudacheck", "--op", opv, "--op-bytes", byv,
+				      "--stage-timeout", to, (char *)NULL);
+				_exit(127);
+			}
+			int st = 0, code;
+			code = waitpid(pid, &st, 0) < 0 ? -1 :
+			       WIFEXITED(st)	      ? WEXITSTATUS(st) :
+							128 + WTERMSIG(st);
+			if (code == 0) {
+				n_sm_verified++;
+			} else if (code == SM_REFUSED && !o->sm_run) {
+				n_sm_refused++;
+				refused++;
+			} else {
+				n_failed++;
+				printf("cudacheck: sm.%s.%zu FAIL process exit %d%s\n", sm_names[op],
+				       sizes[k], code,
+				       code == SM_REFUSED ? " (refused, but --sm-work run expects it to run)"
+							  : code == 3 ? " (watchdog: no progress)" : "");
+			}
+		}
+	if (refused) {
+		int fr = spawn_fresh_check();
+		report("sm-work.after", fr == 0, "%d refused operations; a new process then: %s",
+		       refused, fr == 0 ? "works" : "FAILS");
+	}
+}
+
 static int parse_args(int argc, char **argv, struct opts *o)
 {
 	for (int i = 1; i < argc; i++) {
@@ -518,6 +628,19 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		if (i + 1 >= argc) {
 			fprintf(stderr, "cudacheck: %s needs a value\n", a);
 			return -1;
+		}
+		if (!strcmp(a, "--sm-work")) {
+			const char *w = argv[++i];
+			if (strcmp(w, "run") && strcmp(w, "refused")) {
+				fprintf(stderr, "cudacheck: --sm-work takes run or refused\n");
+				return -1;
+			}
+			o->sm_run = !strcmp(w, "run");
+			continue;
+		}
+		if (!strcmp(a, "--op")) {
+			o->op = (int)strtol(argv[++i], NULL, 0);
+			continue;
 		}
 		long x = strtol(argv[++i], NULL, 0);
 		if (x <= 0) {
@@ -538,6 +661,8 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			o->launch_null = x != 0;
 		else if (!strcmp(a, "--fresh-check"))
 			o->fresh_check = x != 0;
+		else if (!strcmp(a, "--op-bytes"))
+			o->op_bytes = (size_t)x;
 		else {
 			fprintf(stderr, "cudacheck: unknown option %s\n", a);
 			return -1;
@@ -548,7 +673,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 
 int main(int argc, char **argv)
 {
-	struct opts o = { 10, (size_t)256 << 20, (size_t)1 << 20, 60, 0, 0 };
+	struct opts o = { 10, (size_t)256 << 20, (size_t)1 << 20, 60, 0, 0, 1, -1, 0 };
 	if (parse_args(argc, argv, &o))
 		return 2;
 	int fresh = o.fresh_check;
@@ -572,6 +697,8 @@ int main(int argc, char **argv)
 	CU_FUNCS(CU_LOAD)
 	if (fresh && !missing)
 		return fresh_check();
+	if (o.op >= 0 && !missing)
+		return sm_op(o.op, o.op_bytes ? o.op_bytes : 4096);
 	report("dlsym", missing == 0, "%d symbols missing", missing);
 	if (missing) {
 		summary();
@@ -686,6 +813,10 @@ int main(int argc, char **argv)
 			       free0, k, it.free_start, (long long)it.free_start - (long long)free0);
 	}
 
+	/* --- work libcuda gives the SMs (DtoD, memsets), one process each ----------------- */
+	enter("sm-work");
+	sm_work(&o);
+
 	/* --- module, launch, context after the launch ------------------------------------ */
 	enter("module");
 	CUcontext ctx = NULL;
@@ -747,7 +878,10 @@ int main(int argc, char **argv)
 					usleep(10000);
 			}
 			kmsg("cudacheck: launch ends\n");
-			if (lr) {
+			if ((lr || (sq && sq != CUDA_ERROR_NOT_READY)) && o.sm_run) {
+				report("launch", 0, "cuLaunchKernel rc=%d stream rc=%d %s (--sm-work run "
+				       "expects the kernel to run)", lr, sq, ename(lr ? lr : sq));
+			} else if (lr) {
 				printf("cudacheck: launch ok expected-fail: cuLaunchKernel rc=%d %s\n", lr,
 				       ename(lr));
 			} else if (sq == CUDA_ERROR_NOT_READY) {

@@ -65,14 +65,20 @@ if [ -n "$maj" ]; then
 	nvidia-smi -L > /tmp/smi-L.txt 2>&1; rc=$?
 	cat /tmp/smi-L.txt; say "nvidia-smi -L rc=$rc"
 fi
+if [ -n "$maj" ] && [ "$RUNG" = 2 ] && [ "$(arg rung2.probe)" = 1 ]; then
+	# rung2.probe=1: which engine each copy/memset entry point uses (cuprobe.c)
+	say "cuprobe"; cuprobe; say "cuprobe rc=$?"
+fi
 if [ -n "$maj" ] && [ "$RUNG" = 2 ]; then
 	# cudacheck's lines go to the console as they come (a hang keeps them).
 	say "cudacheck $(arg rung2.args | tr ',' ' ')"
 	# rung2.trace=1: every RM/UVM ioctl of cudacheck (libcuda) logged by nvtrace.so
 	pre=""
 	[ "$(arg rung2.trace)" = 1 ] && pre=/usr/lib/nvtrace.so
-	# shellcheck disable=SC2046 # rung2.args is a comma-separated word list
-	{ LD_PRELOAD=$pre cudacheck $(arg rung2.args | tr ',' ' ') 2>&1; echo "$?" > /tmp/cudacheck.rc; } |
+	sm=""
+	[ -n "$(arg rung2.smwork)" ] && sm="--sm-work $(arg rung2.smwork)"
+	# shellcheck disable=SC2046,SC2086 # rung2.args is a comma-separated word list
+	{ LD_PRELOAD=$pre cudacheck $sm $(arg rung2.args | tr ',' ' ') 2>&1; echo "$?" > /tmp/cudacheck.rc; } |
 		tee /tmp/cudacheck.txt
 	say "cudacheck rc=$(cat /tmp/cudacheck.rc)"
 elif [ -n "$maj" ]; then
@@ -92,17 +98,18 @@ else
 fi
 
 say "kernel log (NVRM / nvidia / nvidia-uvm / drm):"
-dmesg | grep -iE 'NVRM|nvidia|uvm|Xid|01:00\.0|drm|cudacheck' | sed 's/^/dmesg: /'
+dmesg | grep -iE 'NVRM|nvidia|uvm|Xid|01:00\.0|drm|cudacheck|cuprobe' | sed 's/^/dmesg: /'
 if [ "$RUNG" = 2 ]; then
 	# Rung 2: nvidia-smi -L lists the GPU, cudacheck passed every check (its
-	# launch is expected to fail cleanly on sim), and neither an Xid nor an
-	# nvidia-uvm error came before the launch (an Xid for the failed launch's
-	# channel is what real hardware logs; cudacheck writes "launch begins" to
-	# /dev/kmsg so the two can be told apart).
+	# SM work and launch may fail cleanly on sim: rung2.smwork=refused), and
+	# neither an Xid nor an nvidia-uvm error came before the SM work (an Xid
+	# for a refused launch's channel is what real hardware logs; cudacheck
+	# writes "sm-work begins" / "launch begins" to /dev/kmsg so they can be
+	# told apart).
 	s=$(grep '^cudacheck: summary' /tmp/cudacheck.txt 2>/dev/null | tail -1)
 	v() { echo "$s" | sed -n "s/.* $1=\([^ ]*\).*/\1/p"; }
-	cu=$(v cuInit) nv=$(v copies_verified) nf=$(v failed)
-	early=$(dmesg | awk '/cudacheck: launch begins/ { exit } { print }')
+	cu=$(v cuInit) nv=$(v copies_verified) nf=$(v failed) smv=$(v sm_verified) smr=$(v sm_refused)
+	early=$(dmesg | awk '/cudacheck: (sm-work|launch) begins/ { exit } { print }')
 	xid=$(echo "$early" | grep -m1 'Xid' | sed 's/^\[ *[0-9.]*\] //')
 	uerr=$(echo "$early" | grep -m1 -iE 'nvidia-uvm.*(error|fail)|uvm.*: (error|failed)' | sed 's/^\[ *[0-9.]*\] //')
 	launch=$(grep -m1 '^cudacheck: launch ' /tmp/cudacheck.txt 2>/dev/null | sed 's/^cudacheck: launch //')
@@ -121,7 +128,9 @@ if [ "$RUNG" = 2 ]; then
 	elif [ -n "$uerr" ]; then
 		say "VERDICT FAIL: cuInit 0, $nv copies verified, but: $uerr"
 	else
-		say "VERDICT PASS: cuInit 0, $nv copies verified, launch ${launch:-not run}"
+		smw="SM work ${smv:-?} verified"
+		[ "${smr:-0}" != 0 ] && smw="$smw, $smr refused cleanly (no SMs: --sm-work $(arg rung2.smwork))"
+		say "VERDICT PASS: cuInit 0, $nv copies verified (copy engine), $smw, launch ${launch:-not run}"
 	fi
 	sync
 	poweroff -f

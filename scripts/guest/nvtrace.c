@@ -1,12 +1,15 @@
 /* nvtrace.c — LD_PRELOAD library for the guest: logs every ioctl on an NVIDIA or UVM device
  * with the RM request decoded (control cmd, alloc class, handles, the RM status after the
  * call), one line each on stderr. libcuda is closed; this is how its requests are seen.
+ * NVTRACE_PARAMS=1: a control's parameters (up to 1 KiB) are also printed as 32-bit words,
+ * before the call and after it.
  * Build: gcc -shared -fPIC -O2 -o nvtrace.so nvtrace.c -ldl */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 
@@ -33,9 +36,32 @@ int ioctl(int fd, unsigned long req, ...)
 	va_end(ap);
 	if (!real)
 		real = (ioctl_fn)dlsym(RTLD_NEXT, "ioctl");
+	/* NVOS54: params pointer @16, paramsSize @24 */
+	uint32_t before[256], psize = 0;
+	const void *params = NULL;
+	static int want_params = -1;
+	if (want_params < 0)
+		want_params = getenv("NVTRACE_PARAMS") && getenv("NVTRACE_PARAMS")[0] == '1';
+	if (want_params && arg && _IOC_TYPE(req) == 'F' && _IOC_NR(req) == NV_ESC_RM_CONTROL &&
+	    _IOC_SIZE(req) >= 32) {
+		params = (const void *)(uintptr_t)*(const uint64_t *)((const char *)arg + 16);
+		psize = *u32p(arg, 24);
+		psize = psize > sizeof(before) ? sizeof(before) : psize;
+		if (params)
+			memcpy(before, params, psize);
+	}
 	rc = real(fd, req, arg);
 	if (!arg)
 		return rc;
+	if (params && psize) {
+		fprintf(stderr, "nvtrace: params 0x%08x in ", *u32p(arg, 8));
+		for (uint32_t i = 0; i < psize / 4; i++)
+			fprintf(stderr, " %08x", before[i]);
+		fprintf(stderr, " out");
+		for (uint32_t i = 0; i < psize / 4; i++)
+			fprintf(stderr, " %08x", *u32p(params, 4 * i));
+		fprintf(stderr, "\n");
+	}
 	if (_IOC_TYPE(req) == 'F') {
 		unsigned int nr = _IOC_NR(req), sz = _IOC_SIZE(req);
 

@@ -77,7 +77,9 @@ while [ ! -S "$SOCK" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
 # loglevel=7: NVRM lines reach the console as they happen, so they survive a crash.
 APPEND="console=ttyS0 panic=-1 oops=panic loglevel=7 rung1.cuinit=$CUINIT"
 [ -n "$NVOPTS" ] && APPEND="$APPEND rung1.nvopts=$NVOPTS"
-[ "$RUNG" = 2 ] && APPEND="$APPEND rung2=1"
+# vgsp-vfu runs guest work on the sim backend, which has no SMs: cudacheck expects its SM work
+# (DtoD, memsets, the launch) to verify or to be refused cleanly (--sm-work refused).
+[ "$RUNG" = 2 ] && APPEND="$APPEND rung2=1 rung2.smwork=refused"
 [ -n "$UVMOPTS" ] && APPEND="$APPEND rung2.uvmopts=$UVMOPTS"
 [ -n "$CCARGS" ] && APPEND="$APPEND rung2.args=$(echo "$CCARGS" | tr ' ' ',')"
 [ -n "$XAPPEND" ] && APPEND="$APPEND $XAPPEND"

@@ -170,11 +170,30 @@ static int sim_gr_launch(struct vgsp_dev *dev, struct vgsp_chan *ch,
 		}
 		return 0;
 	}
-	vgsp_dev_log(dev, VGSP_LOG_WARN, "vgsp: %s: channel %u: compute launch refused (sim has no SMs): QMD 0x%llx v%u grid %ux%ux%u cta %ux%ux%u dependent %s\n",
+	vgsp_dev_log(dev, VGSP_LOG_WARN, "vgsp: %s: channel %u: compute launch refused (sim has no SMs): QMD 0x%llx v%u type %u grid %ux%ux%u cta %ux%ux%u dependent %s (w10 0x%08x w11 0x%08x ptr 0x%08x)\n",
 		  dev->name, ch->d.chid, (unsigned long long)qmd_va,
-		  QMD_MAJOR(q), w, h, dp, vgsp_get32(q, 36 * 4) & 0xffff,
+		  QMD_MAJOR(q), (vgsp_get32(q, 0) >> 23) & 0x7, w, h, dp,
+		  vgsp_get32(q, 36 * 4) & 0xffff,
 		  vgsp_get32(q, 36 * 4) >> 16, vgsp_get32(q, 37 * 4) & 0xffff,
-		  DEP_QMD_ENABLE(q) ? "yes" : "no");
+		  DEP_QMD_ENABLE(q) ? "yes" : "no", vgsp_get32(q, 10 * 4),
+		  vgsp_get32(q, 11 * 4), vgsp_get32(q, 14 * 4));
+	if (DEP_QMD_ENABLE(q)) {
+		u64 dva = (u64)vgsp_get32(q, 14 * 4) << 8;
+
+		if (!vgsp_vm_read(dev, &ch->vm, dva, q, sizeof(q)))
+			vgsp_dev_log(dev, VGSP_LOG_WARN, "vgsp: %s: channel %u: dependent QMD 0x%llx v%u type %u grid %ux%ux%u cta %ux%ux%u prog 0x%08x%08x\n",
+				     dev->name, ch->d.chid,
+				     (unsigned long long)dva, QMD_MAJOR(q),
+				     (vgsp_get32(q, 0) >> 23) & 0x7,
+				     vgsp_get32(q, 32 * 4),
+				     vgsp_get32(q, 33 * 4) & 0xffff,
+				     vgsp_get32(q, 34 * 4) & 0xffff,
+				     vgsp_get32(q, 36 * 4) & 0xffff,
+				     vgsp_get32(q, 36 * 4) >> 16,
+				     vgsp_get32(q, 37 * 4) & 0xffff,
+				     vgsp_get32(q, 39 * 4) & 0x1ffffff,
+				     vgsp_get32(q, 38 * 4));
+	}
 	return -EOPNOTSUPP;
 }
 

@@ -127,4 +127,7 @@ const struct vgsp_chip vgsp_chip_gh100 = {
 	.reg_base_timer = 0x9000,		/* NV_PTIMER */
 	.reg_base_master = 0x0,			/* NV_PMC */
 	.reg_base_usermode = 0xbb0000,		/* NV_VIRTUAL_FUNCTION + 0x30000 */
+	/* H100 SXM5 80GB: 1980 MHz boost, HBM3 at 2619 MHz (product specs) */
+	.gpc_clk_max_khz = 1980000,
+	.mem_clk_max_khz = 2619000,
 };

@@ -371,6 +371,111 @@ static u32 ack(struct vgsp_gsp *gsp, u8 *p, u32 size)
 }
 
 /*
+ * The clock queries libcuda makes for cuDeviceGetAttribute(CLOCK_RATE):
+ * four legacy subdevice controls whose layouts are not public. Their
+ * answers were measured on the H200 (driver 580.159.04, libcuda 580;
+ * scripts/guest/nvtrace.c with NVTRACE_PARAMS=1, 2026-12-03) and are
+ * reproduced field by field; the clocks come from the chip file.
+ *
+ * 0x2080_9009 (8 bytes): request zeros; the second word answers 0xd, a
+ * mask of clock domains (1, 4, 8). With 0 libcuda reports no clock.
+ */
+#define LEGACY_9009_MASK	0xd
+
+static u32 gss_legacy_9009(struct vgsp_gsp *gsp, u8 *p, u32 size)
+{
+	if (size < 8)
+		return NV_ERR_INVALID_PARAM_STRUCT;
+	vgsp_put32(p, 4, LEGACY_9009_MASK);
+	return NV_OK;
+}
+
+/*
+ * 0x2080_9064 (0x208 bytes): {flags, count, count × {domain, a, b, c}}.
+ * Measured: domain 1 → {1, 1, 100}, domain 4 → {0x10, 1, 100}. Other
+ * domains were not asked on hardware; they are refused, not invented.
+ */
+#define CLK_LIST_OFF		8
+#define CLK_ENTRY		16
+#define CLK_LIST_MAX		32
+
+static u32 gss_legacy_9064(struct vgsp_gsp *gsp, u8 *p, u32 size)
+{
+	u32 n, i;
+
+	if (size < CLK_LIST_OFF + CLK_ENTRY * CLK_LIST_MAX)
+		return NV_ERR_INVALID_PARAM_STRUCT;
+	n = vgsp_get32(p, 4);
+	if (n > CLK_LIST_MAX)
+		return NV_ERR_INVALID_ARGUMENT;
+	for (i = 0; i < n; i++) {
+		u8 *e = p + CLK_LIST_OFF + CLK_ENTRY * i;
+		u32 dom = vgsp_get32(e, 0);
+
+		if (dom != 1 && dom != 4)
+			return NV_ERR_NOT_SUPPORTED;
+		vgsp_put32(e, 4, dom == 1 ? 1 : 0x10);
+		vgsp_put32(e, 8, 1);
+		vgsp_put32(e, 12, 100);
+	}
+	return NV_OK;
+}
+
+/* 0x2080_9001 (8 bytes) and 0x2080_a084 (4 bytes): constant answers. */
+static u32 gss_legacy_9001(struct vgsp_gsp *gsp, u8 *p, u32 size)
+{
+	if (size < 8)
+		return NV_ERR_INVALID_PARAM_STRUCT;
+	vgsp_put32(p, 0, 0x003c0017);
+	vgsp_put32(p, 4, 0);
+	return NV_OK;
+}
+
+static u32 gss_legacy_a084(struct vgsp_gsp *gsp, u8 *p, u32 size)
+{
+	if (size < 4)
+		return NV_ERR_INVALID_PARAM_STRUCT;
+	vgsp_put32(p, 0, 0x01000001);
+	return NV_OK;
+}
+
+/*
+ * 0x2080_a026 (0x214 bytes): {w0, w1, w2, w3, count, count × {domain, 0,
+ * kHz, 0}}. Measured: w1's low byte answers 3, w2 4, w3 1; domain 1 is the
+ * GPC clock (1980000 on the H200), domain 0x10 the memory clock.
+ */
+#define CLKF_LIST_OFF		20
+#define CLKF_ENTRY		16
+#define CLKF_LIST_MAX		32
+
+static u32 gss_legacy_a026(struct vgsp_gsp *gsp, u8 *p, u32 size)
+{
+	const struct vgsp_chip *c = gsp->dev->profile->chip;
+	u32 n, i;
+
+	if (size < CLKF_LIST_OFF + CLKF_ENTRY * CLKF_LIST_MAX)
+		return NV_ERR_INVALID_PARAM_STRUCT;
+	n = vgsp_get32(p, 16);
+	if (n > CLKF_LIST_MAX)
+		return NV_ERR_INVALID_ARGUMENT;
+	for (i = 0; i < n; i++) {
+		u8 *e = p + CLKF_LIST_OFF + CLKF_ENTRY * i;
+		u32 dom = vgsp_get32(e, 0);
+
+		if (dom != 1 && dom != 0x10)
+			return NV_ERR_NOT_SUPPORTED;
+		vgsp_put32(e, 4, 0);
+		vgsp_put32(e, 8, dom == 1 ? c->gpc_clk_max_khz :
+			   c->mem_clk_max_khz);
+		vgsp_put32(e, 12, 0);
+	}
+	vgsp_put32(p, 4, (vgsp_get32(p, 4) & ~0xffU) | 3);
+	vgsp_put32(p, 8, 4);
+	vgsp_put32(p, 12, 1);
+	return NV_OK;
+}
+
+/*
  * GPU_GET_INFO_V2: CPU-RM answers the indices it knows and forwards the
  * rest with bit 31 set in the index (getGpuInfos). Those are GSP-RM's:
  * none of them is a capability a vGPU slice has, so each reads 0 (the
@@ -698,14 +803,18 @@ static const struct r535_ctrl r535_ctrls[] = {
 	{ 0x20808159, "GSS_LEGACY_0x8159", 0, ack },
 	{ 0x20808162, "GSS_LEGACY_0x8162", 0, gss_legacy_8162 },
 	/*
-	 * Two more legacy controls libcuda sends while it creates a context
-	 * (0x0080_99xx: device PERF, 1 byte; 0x2080_90xx: subdevice CLK,
-	 * 8 bytes). Their layouts are not public; answered NV_OK with the
-	 * request unchanged, as 0x20808159 is on hardware. Unverified
-	 * against real hardware: see docs/work-path.md.
+	 * A legacy device control libcuda sends while it creates a context
+	 * (0x0080_99xx: device PERF, 1 byte). Its layout is not public;
+	 * answered NV_OK with the request unchanged. Unverified against real
+	 * hardware: see docs/work-path.md.
 	 */
 	{ 0x00809909, "GSS_LEGACY_0x0080_9909", 0, ack },
-	{ 0x20809009, "GSS_LEGACY_0x9009", 0, ack },
+	{ 0x20809009, "GSS_LEGACY_0x9009", 0, gss_legacy_9009 },
+	{ 0x20809064, "GSS_LEGACY_0x9064", 0, gss_legacy_9064 },
+	{ 0x20809001, "GSS_LEGACY_0x9001", 0, gss_legacy_9001 },
+	{ 0x2080a084, "GSS_LEGACY_0xa084", 0, gss_legacy_a084 },
+	{ 0x2080a026, "GSS_LEGACY_0xa026", 0, gss_legacy_a026 },
+	{ 0x20809038, "GSS_LEGACY_0x9038", 0, zero_ok },
 	{ 0x2080182b, "BUS_GET_C2C_INFO", 0, zero_ok },
 	{ 0x2080182a, "BUS_GET_PCIE_SUPPORTED_GPU_ATOMICS", 0, zero_ok },
 	/*
