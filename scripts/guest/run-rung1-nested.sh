@@ -9,6 +9,10 @@
 #
 # usage: scripts/guest/run-rung1-nested.sh [--timeout S] [--head] [--mem MIB]
 #                                          [--qemu PATH-ON-HOST]
+#                                          [--rung2 [--cudacheck-args "ARGS"]]
+# --rung2: the inner guest runs rung 2 (nvidia-uvm, cudacheck with ARGS; the
+#          sim backend's SM work may be refused cleanly); the last line says
+#          "RUNG 2 kernel ...".
 # --timeout: outer QEMU wall-clock limit (default 2700 s); the inner QEMU
 #            gets that minus 300 s. --head: build kernel/ as in HEAD.
 # --qemu: inner QEMU (default the host's /usr/bin/qemu-system-x86_64).
@@ -24,13 +28,15 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 . "$ROOT/scripts/lib/kernel.sh"
 . "$ROOT/scripts/lib/module.sh"
 . "$ROOT/scripts/lib/vm.sh"
-TMO=2700 MEM=1536 IQEMU=/usr/bin/qemu-system-x86_64
+TMO=2700 MEM=1536 IQEMU=/usr/bin/qemu-system-x86_64 RUNG=1 CCARGS=""
 while [ $# -gt 0 ]; do
 	case $1 in
 	--timeout) TMO=$2; shift 2 ;;
 	--mem) MEM=$2; shift 2 ;;
 	--qemu) IQEMU=$2; shift 2 ;;
 	--head) VGSP_FROM_HEAD=1; shift ;;
+	--rung2) RUNG=2; shift ;;
+	--cudacheck-args) CCARGS=$2; shift 2 ;;
 	*) echo "run-rung1-nested: unknown argument $1" >&2; exit 2 ;;
 	esac
 done
@@ -64,6 +70,8 @@ mkdir -p "$RUN"
 APPEND="console=ttyS0 panic=-1 quiet rig.mode=test rig.host rig.cases=rung1-nested"
 APPEND="$APPEND rig.rung1nested=1 rung1.kernel=$GKERNEL rung1.initrd=$GINITRD"
 APPEND="$APPEND rung1.qemu=$IQEMU rung1.tmo=$((TMO - 300)) rung1.mem=$MEM"
+[ "$RUNG" = 1 ] || APPEND="$APPEND rung1.inner2=1"
+[ -z "$CCARGS" ] || APPEND="$APPEND rung1.ccargs=$(echo "$CCARGS" | tr ' ' ',')"
 cat > "$RUN/cmd.txt" <<EOC
 date: $(date -u +%FT%TZ)
 outer: qemu-system-x86_64 ($(qemu-system-x86_64 --version | head -n 1)) kernel $KREL -m 3G, timeout ${TMO}s
@@ -107,6 +115,9 @@ phases=$(awk -v s0="${s0:-0}" '
 	/^inner\| .*insmod nvidia rc=/ { mark("nvidia.ko loaded") }
 	/^inner\| .*nvidia-smi -L rc=/ { mark("nvidia-smi -L done") }
 	/^inner\| .*nvidia-smi -q (done|rc=)/ { mark("nvidia-smi -q done") }
+	/^inner\| .*cudacheck: cuInit / { mark("cuInit done") }
+	/^inner\| .*cudacheck: sm-work|cudacheck: sm\./ { mark("SM work begins") }
+	/^inner\| .*cudacheck: summary/ { mark("cudacheck done") }
 	/^inner\| .*VERDICT/ { mark("VERDICT printed") }
 	/^rung1n: phase inner-end/ { t = $5 + 0; mark("inner QEMU exited") }' "$RUN/console.txt")
 case_up=$(sed -n 's/^== case 70-rung1-nested (uptime \([0-9.]*\) s)/\1/p' "$RUN/console.txt")
@@ -122,7 +133,7 @@ inner_s=$(sed -n 's/.*inner-seconds \([0-9]*\).*/\1/p' "$RUN/console.txt")
 	echo "--- outer rig lines"
 	grep -a -E '^(== |rung1n: |PASS |FAIL |SKIP |[0-9]+ passed)' "$RUN/console.txt" || true
 	echo "--- inner rung1 lines (guest uptime in brackets)"
-	grep -a -E 'rung1:|^GPU [0-9]+:|No devices' "$RUN/inner.txt" | grep -v 'kernel log' || true
+	grep -a -E 'rung[12]:|^GPU [0-9]+:|No devices|^cudacheck: ' "$RUN/inner.txt" | grep -v 'kernel log' || true
 	echo "--- inner NVRM / Xid lines (repeats dropped, first 60)"
 	grep -a -v '^dmesg: ' "$RUN/inner.txt" | grep -a -E 'NVRM|Xid' | sed 's/^\[ *[0-9.]*\] //' |
 		awk '!seen[$0]++' | head -n 60
@@ -136,7 +147,7 @@ inner_s=$(sed -n 's/.*inner-seconds \([0-9]*\).*/\1/p' "$RUN/console.txt")
 } > "$RUN/summary.txt"
 cat "$RUN/summary.txt"
 echo "run-rung1-nested: results in $RUN"
-rung="RUNG 1 kernel ${NV_VER:-535.261.03} $verdict"
+rung="RUNG $RUNG kernel ${NV_VER:-535.261.03} $verdict"
 echo "$rung" >> "$RUN/summary.txt"
 case $verdict in
 PASS*) echo "1 passed, 0 failed"; echo "$rung"; exit 0 ;;

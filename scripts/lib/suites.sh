@@ -128,17 +128,19 @@ run_lint_suite() {
 #   RUNG <N> <path> <guest driver version> PASS|FAIL: <evidence>
 # which `test` repeats after the suite table.
 #   rung 1: the stock NVIDIA 535 guest lists the vGPU (nvidia-smi -L/-q, no Xid)
-#   rung 2: cuInit, contexts, allocations, copies verified, streams, events, a PTX module,
-#           a launch that fails cleanly on sim (scripts/guest/cudacheck.c)
+#   rung 2: cuInit, contexts, allocations, copy-engine copies verified byte for byte, streams,
+#           events, a PTX module; the work libcuda gives the SMs (DtoD, memsets, the launch)
+#           verified or, on sim (no SMs), refused cleanly (scripts/guest/cudacheck.c)
 # Paths: vfio-user (scripts/guest/run-rung1.sh [--rung2]: QEMU vfio-user-pci -> vgsp-vfu,
-# about 1 min a rung once cached) and kernel (scripts/guest/run-rung1-nested.sh: QEMU
-# vfio-pci,sysfsdev= on a vgsp.ko instance inside the 6.12 TCG VM, about 10 min; rung 2 there
-# is not wired yet).
+# about 1 min a rung once cached) and kernel (scripts/guest/run-rung1-nested.sh [--rung2]:
+# QEMU vfio-pci,sysfsdev= on a vgsp.ko instance inside the 6.12 TCG VM, 6 min for rung 1,
+# far longer for rung 2: opt-in, `test --rung 2 --path kernel`).
 #
-# VGSP_DEFAULT_RUNG: how far plain `test` climbs on vfio-user. 1 today; flip it to 2 when
-# `scripts/guest/run-rung2.sh` passes (rung 2 fails today with cuInit 100, and plain `test`
-# must stay green for CI). The environment may override it for one run.
-VGSP_DEFAULT_RUNG=${VGSP_DEFAULT_RUNG:-1}
+# VGSP_DEFAULT_RUNG: how far plain `test` climbs on vfio-user; the environment may override
+# it for one run. VGSP_RUNG2_ARGS / VGSP_RUNG2_NESTED_ARGS: cudacheck's options per path.
+VGSP_DEFAULT_RUNG=${VGSP_DEFAULT_RUNG:-2}
+VGSP_RUNG2_ARGS=${VGSP_RUNG2_ARGS:---iters 3 --max-mib 64}
+VGSP_RUNG2_NESTED_ARGS=${VGSP_RUNG2_NESTED_ARGS:---iters 1 --max-mib 1 --async-kib 64}
 LADDER_LINES=
 
 # ladder_check RUNG PATH: run one rung's script, print its log and its suite line.
@@ -146,13 +148,11 @@ ladder_check() {
 	_lr=0
 	case $1-$2 in
 	1-vfio-user) (cd "$ROOT" && scripts/guest/run-rung1.sh) || _lr=$? ;;
-	2-vfio-user) (cd "$ROOT" && scripts/guest/run-rung2.sh) || _lr=$? ;;
+	2-vfio-user) (cd "$ROOT" && scripts/guest/run-rung2.sh \
+			--cudacheck-args "$VGSP_RUNG2_ARGS") || _lr=$? ;;
 	1-kernel)    (cd "$ROOT" && scripts/guest/run-rung1-nested.sh) || _lr=$? ;;
-	2-kernel)
-		echo "rung 2 on the kernel path is not wired yet: tests/vm/cases/70-rung1-nested.sh" \
-			"boots the inner guest with a fixed kernel command line (no rung2=1)"
-		echo "RUNG 2 kernel ${NV_VER:-535.261.03} FAIL: not wired (the nested case cannot pass rung2=1 to the inner guest yet)"
-		_lr=1 ;;
+	2-kernel)    (cd "$ROOT" && scripts/guest/run-rung1-nested.sh --rung2 \
+			--cudacheck-args "$VGSP_RUNG2_NESTED_ARGS") || _lr=$? ;;
 	*) echo "RUNG $1 $2 ? FAIL: no such rung/path"; _lr=2 ;;
 	esac
 	# run-rung1-nested.sh prints its own "N passed, N failed"; this line is the last word.
