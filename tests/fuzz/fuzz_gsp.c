@@ -12,110 +12,30 @@
  *   3 BELL  n8            ring the doorbell n times
  *   4 REG   idx8 val32    write a GSP/FSP/interrupt register
  *   5 DRAIN               the guest consumes all status messages
+ *   6 LARGE fn32 total32 bytes   a large RPC: first part of maxRpcSize,
+ *                              CONTINUATION_RECORDs; total (< 256 KiB)
+ *                              and the record count (byte 3 of fn32 as
+ *                              int8: < 0 all, else at most that many)
+ *                              fuzzed; payload zero-padded
+ * RPC (1) lengths run up to maxRpcSize (a full-size RPC starts a large
+ * one), with the payload zero-padded past the input's end.
  * The worker runs synchronously after every operation (a custom OS seam),
  * so a crash reproduces from the input alone.
  */
-#include <stdint.h>
-#include <stdlib.h>
-#include <string.h>
-#include <pthread.h>
-#include <time.h>
-#include "device.h"
+#include "harness.h"
 #include "gsp/gsp_priv.h"
 #include "../replay/replay.c"
 
-#define ARENA_IOVA	0x40000000ULL
-
-struct vgsp_lock {
-	pthread_mutex_t m;
-};
-
-struct vgsp_worker {
-	vgsp_worker_fn fn;
-	void *arg;
-	bool pending;
-};
-
-static struct vgsp_worker *the_worker;
-
-static void *f_zalloc(size_t n) { return calloc(1, n); }
-static void f_free(void *p) { free(p); }
-static struct vgsp_lock *f_lock_new(void)
-{
-	struct vgsp_lock *l = calloc(1, sizeof(*l));
-
-	if (l)
-		pthread_mutex_init(&l->m, NULL);
-	return l;
-}
-static void f_lock_free(struct vgsp_lock *l) { free(l); }
-static void f_lock(struct vgsp_lock *l) { pthread_mutex_lock(&l->m); }
-static void f_unlock(struct vgsp_lock *l) { pthread_mutex_unlock(&l->m); }
-static u64 f_now(void) { static u64 t; return t += 1000; }
-static void f_log(enum vgsp_log_level level, const char *fmt, ...) { }
-static struct vgsp_worker *f_wstart(const char *n, vgsp_worker_fn fn, void *a)
-{
-	struct vgsp_worker *w = calloc(1, sizeof(*w));
-
-	if (w) {
-		w->fn = fn;
-		w->arg = a;
-		the_worker = w;
-	}
-	return w;
-}
-static void f_wake(struct vgsp_worker *w) { w->pending = true; }
-static void f_wstop(struct vgsp_worker *w) { free(w); }
-
-static const struct vgsp_os_ops fuzz_os = {
-	.zalloc = f_zalloc, .free = f_free, .lock_new = f_lock_new,
-	.lock_free = f_lock_free, .lock = f_lock, .unlock = f_unlock,
-	.now_ns = f_now, .log = f_log, .worker_start = f_wstart,
-	.worker_wake = f_wake, .worker_stop = f_wstop,
-};
-
-/* Run the dispatch worker until it has nothing left (bounded). */
+/* Run the workers until they have nothing left (bounded). */
 static void run_worker(void)
 {
-	int i;
-
-	for (i = 0; i < 64 && the_worker && the_worker->pending; i++) {
-		the_worker->pending = false;
-		the_worker->fn(the_worker->arg);
-	}
+	fz_run_workers(64);
 }
 
 static struct {
 	struct vgsp_dev *dev;
-	u8 *mem;
-	size_t size;
 	struct rp_transport t;
 } F;
-
-static int f_dma(u64 iova, void *buf, size_t len, bool write)
-{
-	if (iova < ARENA_IOVA || iova - ARENA_IOVA > F.size ||
-	    len > F.size - (iova - ARENA_IOVA))
-		return -EFAULT;
-	if (write)
-		memcpy(F.mem + (iova - ARENA_IOVA), buf, len);
-	else
-		memcpy(buf, F.mem + (iova - ARENA_IOVA), len);
-	return 0;
-}
-static int f_dma_read(void *fe, u64 iova, void *buf, size_t len)
-{
-	return f_dma(iova, buf, len, false);
-}
-static int f_dma_write(void *fe, u64 iova, const void *buf, size_t len)
-{
-	return f_dma(iova, (void *)buf, len, true);
-}
-static bool f_irq(void *fe, unsigned int v) { return true; }
-
-static const struct vgsp_fe_ops fuzz_fe = {
-	.dma_read = f_dma_read, .dma_write = f_dma_write, .irq_signal = f_irq,
-};
 
 static uint32_t t_rd32(void *ctx, uint32_t off)
 {
@@ -131,22 +51,24 @@ static void t_wr32(void *ctx, uint32_t off, uint32_t v)
 }
 static int t_alloc(void *ctx, size_t size, void **va, uint64_t *iova)
 {
-	if (!F.mem) {
-		F.mem = calloc(1, size);
-		F.size = size;
-	}
-	*va = F.mem;
-	*iova = ARENA_IOVA;
-	return F.mem ? 0 : -ENOMEM;
+	if (size > fz_mem_size)
+		return -ENOMEM;
+	*va = fz_mem;
+	*iova = FZ_ARENA_IOVA;
+	return 0;
 }
 /* Synchronous device: an armed interrupt has always fired already. */
 static int t_wait(void *ctx, unsigned int ms) { return ms ? 0 : -ETIMEDOUT; }
+/*
+ * The client's clock: 1 ms per reading. The device is synchronous, so a
+ * wait that is not over at once never will be (a queue the input broke):
+ * the client's 10 s timeouts then cost 10 000 polls, not 10 s.
+ */
 static uint64_t t_now(void *ctx)
 {
-	struct timespec ts;
+	static uint64_t t;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	return t += 1000000;
 }
 static int t_reset(void *ctx) { vgsp_dev_reset(F.dev); return 0; }
 static int t_bus_master(void *ctx)
@@ -165,18 +87,11 @@ static const u32 fuzz_regs[] = {
 
 static struct rp_client *client;
 
-static void discard_print(struct vgsp_printer *p, const char *fmt, ...) { }
-static struct vgsp_printer discard = { .print = discard_print };
-
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-	static const u8 uuid[16] = { 0xf0, 0x22 };
+	static const u8 uuid[16] = { 0xf0, 0x22, 0x33 };
 
-	vgsp_os_set(&fuzz_os);
-	F.dev = vgsp_dev_create(vgsp_profile_find("h100-10g"), uuid, 8,
-				&fuzz_fe, NULL);
-	if (!F.dev)
-		abort();
+	F.dev = fz_dev_create((size_t)A_TOTAL * PAGE);
 	F.t = (struct rp_transport){
 		.rd32 = t_rd32, .wr32 = t_wr32, .mem_alloc = t_alloc,
 		.wait_irq = t_wait, .now_ns = t_now, .reset = t_reset,
@@ -198,6 +113,24 @@ static const u8 *take(const u8 **p, size_t *n, size_t want)
 	*p += want;
 	*n -= want;
 	return r;
+}
+
+/*
+ * @len bytes of input in a buffer of their own; input shorter than that
+ * is zero-padded, so a short input still reaches large sizes.
+ */
+static u8 large[RPC_HDR + 0x40000];
+
+static const u8 *padded(const u8 **p, size_t *n, u32 len)
+{
+	static u8 buf[sizeof(large)];
+	u32 have = len < *n ? len : (u32)*n;
+
+	memcpy(buf, *p, have);
+	memset(buf + have, 0, len - have);
+	*p += have;
+	*n -= have;
+	return buf;
 }
 
 static void raw_element(const u8 *b, u32 len)
@@ -232,7 +165,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	while ((op = take(&data, &size, 1)) && steps++ < 64) {
 		const u8 *a, *b;
 
-		switch (*op % 6) {
+		switch (*op % 7) {
 		case 0:
 			a = take(&data, &size, 2);
 			if (!a)
@@ -247,11 +180,29 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			a = take(&data, &size, 6);
 			if (!a)
 				break;
-			len = (a[4] | a[5] << 8) % (MSG_MAX - ELEM_HDR - RPC_HDR);
-			if (len > size)
-				len = (u32)size;
-			b = take(&data, &size, len);
-			send_rpc(c, get32(a, 0) % 256, b, len, 0, &no_tamper);
+			/* up to maxRpcSize: a full-size RPC starts a large one */
+			len = (a[4] | a[5] << 8) % (RPC_MAX - RPC_HDR + 1);
+			send_rpc(c, get32(a, 0) % 256, padded(&data, &size, len),
+				 len, 0, &no_tamper);
+			run_worker();
+			break;
+		case 6:
+			/*
+			 * A large RPC the way _issueRpcLarge sends it: the
+			 * first maxRpcSize bytes, then CONTINUATION_RECORDs;
+			 * total and record count fuzzed (a short count leaves
+			 * the sequence broken).
+			 */
+			a = take(&data, &size, 8);
+			if (!a)
+				break;
+			len = RPC_HDR + (get32(a, 4) & 0x3ffff);
+			b = padded(&data, &size, len);
+			memcpy(large, b, len);
+			put32(large, 0x00, 0x03000000);
+			put32(large, 0x04, 0x43505256);
+			put32(large, 0x0c, get32(a, 0) % 256);
+			send_large(c, large, len, (int8_t)a[3]);
 			run_worker();
 			break;
 		case 2:
@@ -280,7 +231,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		run_worker();
 	}
 	/* Whatever happened, every view still prints. */
-	for (len = 0; len < vgsp_gsp_nviews; len++)
-		vgsp_gsp_views[len].show(F.dev, &discard);
+	fz_show_all(F.dev);
 	return 0;
 }
