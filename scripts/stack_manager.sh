@@ -20,13 +20,20 @@
 #                              rung 2: CUDA driver API checks (run-rung2.sh;
 #                              not wired on the kernel path yet). A failed rung
 #                              stops the climb.
-#   demo  [--kernel K]         two instances driven by the smoke client
+#   demo                       two stock-driver guests at once (QEMU TCG, NVIDIA 535
+#                              guest driver), each on its own vgsp-vfu instance:
+#                              nvidia-smi -L/-q in each, then both instances'
+#                              counters side by side (scripts/guest/demo-two.sh)
+#   demo  --kernel [K]         the vgsp.ko demo: a TCG VM loads vgsp.ko, creates two
+#                              instances and drives them with the smoke client
 #   vm    [--kernel K]         interactive shell in the VM, vgsp.ko loaded
 # K is 6.12 (default for demo/vm), 6.1 or all (default for build/test).
 # --quick: 6.12 only, no unit/fuzz/lint/ladder suites. --no-rung1: no
 # ladder. --head: build kernel/ as committed
 # in HEAD (ignores uncommitted edits in the working tree). --nested-boot:
 # also boot a guest Linux through the mdev in nested QEMU (+2 min/kernel).
+# --long: the long lifecycle variants (vgsp.ko create/open/close/remove
+# x1000 + rmmod, case 31; vgsp-vfu VMM kill x1000; 16 tenants for 60 s).
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$ROOT/scripts/lib/common.sh"
@@ -38,11 +45,17 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 
 cmd=${1:-}
 [ $# -gt 0 ] && shift
-kernels='' unit=1 rung='' rpath=vfio-user
+kernels='' unit=1 rung='' rpath=vfio-user kdemo=
 while [ $# -gt 0 ]; do
 	case $1 in
-	--kernel) [ $# -ge 2 ] || die "--kernel needs 6.12, 6.1 or all"; kernels=$2; shift ;;
-	--kernel=*) kernels=${1#--kernel=} ;;
+	--kernel)
+		kdemo=1
+		# `demo --kernel` alone: the vgsp.ko demo on the default kernel
+		case ${2:-} in
+		"" | --*) [ "$cmd" = demo ] || die "--kernel needs 6.12, 6.1 or all" ;;
+		*) kernels=$2; shift ;;
+		esac ;;
+	--kernel=*) kdemo=1 kernels=${1#--kernel=} ;;
 	--quick) kernels=6.12 unit= ;;
 	--no-unit) unit= ;;
 	--no-rung1) VGSP_NO_RUNG1=1 ;;
@@ -52,6 +65,7 @@ while [ $# -gt 0 ]; do
 	--path=*) rpath=${1#--path=} ;;
 	--head) VGSP_FROM_HEAD=1 ;;
 	--nested-boot) RIG_NESTED_BOOT=1 ;;
+	--long) RIG_LONG=1 ;;
 	*) die "unknown option '$1' (see the header of $0)" ;;
 	esac
 	shift
@@ -105,6 +119,11 @@ test)
 	;;
 demo | vm)
 	host_setup
+	if [ "$cmd" = demo ] && [ -z "$kdemo" ]; then
+		log "demo: two stock-driver guests sharing the vGPU core (about 2-3 min once cached;" \
+			"the first run builds the guest image, ~10 min)"
+		exec sh "$ROOT/scripts/guest/demo-two.sh"
+	fi
 	# shellcheck disable=SC2086
 	set -- $kernels
 	[ $# = 1 ] || die "$cmd boots one kernel: pass --kernel 6.12 or --kernel 6.1"

@@ -9,6 +9,7 @@
 #                                   [--nvopts a=b,c=d] [--cuinit] [--timeout S] [--san]
 #                                   [--rung2 [--cudacheck-args "--iters 2 --max-mib 16"]]
 #                                   [--uvmopts uvm_debug_prints=1]
+#                                   [--run DIR] [--uuid UUID]
 # --rung2: the guest boots with rung2=1: nvidia.ko + nvidia-uvm.ko, nvidia-smi -L,
 #          then cudacheck (scripts/guest/cudacheck.c: cuInit, attributes, contexts,
 #          allocations, copies verified byte for byte, streams, events, PTX module,
@@ -19,6 +20,9 @@
 # --san: vgsp-vfu and the core built with ASan+UBSan (findings land in vfu-stderr.log)
 # --append "...": extra guest kernel arguments, e.g. "slub_debug=FZPU loglevel=7" to catch
 #          guest heap corruption at the culprit
+# --run DIR: this run's directory instead of .cache/guest/runs/<UTC stamp> (relative to the
+#          repository root; two runs started in the same second need it: demo-two.sh)
+# --uuid UUID: vgsp-vfu's instance UUID (the guest's GPU UUID derives from it)
 # Results: .cache/guest/runs/<UTC stamp>/{console.log,vfu-transcript.log,
 #          vfu-stats.txt,vfu-stderr.log,summary.txt}, one line per run appended to
 #          .cache/guest/runs/history.tsv; exit 0 only on PASS.
@@ -28,6 +32,7 @@ set -eu
 VGSP_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$VGSP_ROOT"
 PROFILE=h100-10g CORE=HEAD NVOPTS="" CUINIT=0 TMO="" XAPPEND="" RUNG=1 CCARGS="" UVMOPTS=""
+RUNDIR="" UUID=""
 while [ $# -gt 0 ]; do
 	case $1 in
 	--profile) PROFILE=$2; shift 2 ;;
@@ -40,6 +45,8 @@ while [ $# -gt 0 ]; do
 	--rung2) RUNG=2; shift ;;
 	--cudacheck-args) CCARGS=$2; shift 2 ;;
 	--uvmopts) UVMOPTS=$2; shift 2 ;;
+	--run) RUNDIR=$2; shift 2 ;;
+	--uuid) UUID=$2; shift 2 ;;
 	*) echo "run-rung1: unknown argument $1" >&2; exit 2 ;;
 	esac
 done
@@ -64,9 +71,11 @@ VFU=$(echo "$VFU_OUT" | sed -n 1p); CORE_SHA=$(echo "$VFU_OUT" | sed -n "2s/^cor
 t_b=$(el "$t" "$(now)")
 
 RUN=$VGSP_ROOT/.cache/guest/runs/$(date -u +%Y%m%dT%H%M%SZ)
+case $RUNDIR in "") ;; /*) RUN=$RUNDIR ;; *) RUN=$VGSP_ROOT/$RUNDIR ;; esac
 mkdir -p "$RUN"
 SOCK=$RUN/vfu.sock
-"$VFU" --socket "$SOCK" --profile "$PROFILE" --stats "$RUN/vfu-stats.txt" \
+# shellcheck disable=SC2086 # ${UUID:+...} is two words or none
+"$VFU" --socket "$SOCK" --profile "$PROFILE" ${UUID:+--uuid "$UUID"} --stats "$RUN/vfu-stats.txt" \
 	--log "$RUN/vfu-transcript.log" --log-dma 2>"$RUN/vfu-stderr.log" &
 VPID=$!
 i=0

@@ -221,5 +221,8 @@ run_all_suites() {
 	for _k in "$@"; do run_vm_suite "$_k"; done
 	[ -z "$_unit" ] || run_lint_suite
 	[ -z "$_unit" ] || [ -n "${VGSP_NO_RUNG1:-}" ] || run_ladder "$VGSP_DEFAULT_RUNG" vfio-user
+	# Two stock guests at once, each on its own vgsp-vfu instance, rung 1 in each (the
+	# demo's script; about 2 min).
+	[ -z "$_unit" ] || [ -n "${VGSP_NO_RUNG1:-}" ] || run_cmd_suite two-guests "$ROOT/scripts/guest/demo-two.sh"
 	print_totals
 }
