@@ -48,6 +48,11 @@ vm_boot() {
 		_extra=" rig.nestedboot rig.kimg=$KIMG"
 		_limit=${RIG_VM_TIMEOUT:-900}
 	fi
+	# Long variants (test --long): case 31's create/open/close/remove x1000.
+	if [ "${RIG_LONG:-}" ]; then
+		_extra="$_extra rig.long"
+		_limit=${RIG_VM_TIMEOUT:-2400}
+	fi
 	# The host root goes in read-only, for the real-client checks (QEMU, mdevctl).
 	# Two vCPUs on one TCG thread: SMP paths and IPIs stay, but no guest
 	# text_poke can race a stale translation on the other vCPU (seen with
