@@ -31,17 +31,21 @@ void vgsp_uuid_to_str(const u8 u[16], char *out)
 bool vgsp_dev_log_ok(struct vgsp_dev *dev)
 {
 	u64 now = vgsp_now_ns();
+	bool ok = true;
 
+	vgsp_os->lock(dev->log_lock);
 	if (now - dev->log_window_ns >= VGSP_LOG_WINDOW_NS) {
 		dev->log_window_ns = now;
 		dev->log_lines = 0;
 	}
 	if (dev->log_lines >= VGSP_LOG_BURST) {
 		dev->cnt.log_suppressed++;
-		return false;
+		ok = false;
+	} else {
+		dev->log_lines++;
 	}
-	dev->log_lines++;
-	return true;
+	vgsp_os->unlock(dev->log_lock);
+	return ok;
 }
 
 void vgsp_dev_lock(struct vgsp_dev *dev)
@@ -95,7 +99,8 @@ struct vgsp_dev *vgsp_dev_create(const struct vgsp_profile *profile,
 	vgsp_uuid_to_str(uuid, dev->name);
 
 	dev->lock = vgsp_os->lock_new();
-	if (!dev->lock)
+	dev->log_lock = vgsp_os->lock_new();
+	if (!dev->lock || !dev->log_lock)
 		goto err;
 	vgsp_cfg_init(&dev->cfg, profile, msix_vectors);
 	if (build_regmodel(dev))
@@ -121,6 +126,8 @@ err:
 	vgsp_regmodel_fini(&dev->regs);
 	if (dev->lock)
 		vgsp_os->lock_free(dev->lock);
+	if (dev->log_lock)
+		vgsp_os->lock_free(dev->log_lock);
 	vgsp_free(dev);
 	return NULL;
 }
@@ -137,6 +144,7 @@ void vgsp_dev_destroy(struct vgsp_dev *dev)
 	vgsp_aperture_free(dev->bar3);
 	vgsp_regmodel_fini(&dev->regs);
 	vgsp_os->lock_free(dev->lock);
+	vgsp_os->lock_free(dev->log_lock);
 	vgsp_free(dev);
 }
 
@@ -150,7 +158,7 @@ void vgsp_dev_reset(struct vgsp_dev *dev)
 	vgsp_mm_reset(dev);
 	vgsp_fifo_reset(dev);
 	vgsp_rm_reset(dev);
-	dev->timer_offset_ns = 0;
+	vgsp_store64(&dev->timer_offset_ns, 0);
 	vgsp_gsp_reset(dev);
 	dev->cnt.resets++;
 	vgsp_dev_unlock(dev);
@@ -383,13 +391,13 @@ void vgsp_dev_raise_irq(struct vgsp_dev *dev, unsigned int vector)
 {
 	/* Gate point: the guest's MSI/MSI-X/INTx enables, as hardware. */
 	if (!vgsp_cfg_irq_enabled(&dev->cfg)) {
-		dev->cnt.irqs_gated++;
+		vgsp_inc(&dev->cnt.irqs_gated);
 		return;
 	}
 	if (dev->fe_ops->irq_signal && dev->fe_ops->irq_signal(dev->fe, vector))
-		dev->cnt.irqs_signalled++;
+		vgsp_inc(&dev->cnt.irqs_signalled);
 	else
-		dev->cnt.irqs_suppressed++;
+		vgsp_inc(&dev->cnt.irqs_suppressed);
 }
 
 /* Gate point of all device DMA: Bus Master Enable. */
@@ -397,8 +405,8 @@ static bool dma_allowed(struct vgsp_dev *dev)
 {
 	if (vgsp_cfg_bus_master(&dev->cfg))
 		return true;
-	dev->cnt.dma_blocked++;
-	dev->cnt.dma_errors++;
+	vgsp_inc(&dev->cnt.dma_blocked);
+	vgsp_inc(&dev->cnt.dma_errors);
 	return false;
 }
 
@@ -406,13 +414,13 @@ int vgsp_dev_dma_read(struct vgsp_dev *dev, u64 iova, void *buf, size_t len)
 {
 	int ret;
 
-	dev->cnt.dma_reads++;
+	vgsp_inc(&dev->cnt.dma_reads);
 	if (!dma_allowed(dev))
 		return -EIO;
 	ret = dev->fe_ops->dma_read ? dev->fe_ops->dma_read(dev->fe, iova, buf,
 							    len) : -ENODEV;
 	if (ret)
-		dev->cnt.dma_errors++;
+		vgsp_inc(&dev->cnt.dma_errors);
 	return ret;
 }
 
@@ -421,13 +429,13 @@ int vgsp_dev_dma_write(struct vgsp_dev *dev, u64 iova, const void *buf,
 {
 	int ret;
 
-	dev->cnt.dma_writes++;
+	vgsp_inc(&dev->cnt.dma_writes);
 	if (!dma_allowed(dev))
 		return -EIO;
 	ret = dev->fe_ops->dma_write ? dev->fe_ops->dma_write(dev->fe, iova,
 							      buf, len) :
 				       -ENODEV;
 	if (ret)
-		dev->cnt.dma_errors++;
+		vgsp_inc(&dev->cnt.dma_errors);
 	return ret;
 }

@@ -49,6 +49,7 @@ struct vgsp_dev {
 	const struct vgsp_backend_ops *backend;	/* executes engine work */
 	struct vgsp_gsp *gsp;		/* emulated GSP (gsp/) */
 	u64 timer_offset_ns;		/* PTIMER = host clock + offset */
+	struct vgsp_lock *log_lock;	/* the limiter: both workers log */
 	u64 log_window_ns;		/* start of the current log window */
 	u32 log_lines;			/* lines printed in it */
 	struct vgsp_counters cnt;

@@ -32,4 +32,39 @@ typedef int64_t s64;
 
 #define VGSP_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
+/*
+ * State shared by the BAR-trap path (device lock) and the fifo worker
+ * (fifo lock): counters, the pending flags and the timer offset. The
+ * compiler's atomics, the same in the kernel and in userspace.
+ */
+static inline void vgsp_inc(u64 *c)
+{
+	__atomic_fetch_add(c, 1, __ATOMIC_RELAXED);
+}
+
+static inline u64 vgsp_load64(const u64 *p)
+{
+	return __atomic_load_n(p, __ATOMIC_RELAXED);
+}
+
+static inline void vgsp_store64(u64 *p, u64 v)
+{
+	__atomic_store_n(p, v, __ATOMIC_RELAXED);
+}
+
+static inline bool vgsp_xchg_bool(bool *p, bool v)
+{
+	return __atomic_exchange_n(p, v, __ATOMIC_ACQ_REL);
+}
+
+static inline bool vgsp_load_bool(const bool *p)
+{
+	return __atomic_load_n(p, __ATOMIC_ACQUIRE);
+}
+
+static inline void vgsp_store_bool(bool *p, bool v)
+{
+	__atomic_store_n(p, v, __ATOMIC_RELEASE);
+}
+
 #endif /* VGSP_TYPES_H */

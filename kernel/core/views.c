@@ -74,7 +74,7 @@ static void show_mm(struct vgsp_dev *dev, struct vgsp_printer *p)
 
 	vgsp_dev_lock(dev);
 	st = dev->mm->st;
-	backed = dev->mm->fb->backed;
+	backed = vgsp_fb_backed(dev);
 	for (i = 0; i < VGSP_VIEW_COUNT; i++) {
 		v[i] = dev->mm->bar_pdb[i];
 		on[i] = dev->mm->bar_active[i];

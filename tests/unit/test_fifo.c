@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <pthread.h>
 #include <cmocka.h>
 
 #include "device.h"
@@ -301,6 +302,92 @@ static void test_empty_grid_launch_releases(void **state)
 }
 
 /* Doorbells for no channel are counted and ignored. */
+/*
+ * Engine work never runs under the lock BAR traps take: a backend whose
+ * launch, while it runs, has another thread read a BAR0 register. The
+ * read must complete before the launch returns; were the worker holding
+ * the device lock, it would wait for the launch (the probe gives up after
+ * two seconds and the test fails).
+ */
+struct bar_probe {
+	struct vgsp_dev *dev;
+	pthread_mutex_t m;
+	pthread_cond_t c;
+	bool done;
+	u32 boot0;
+};
+
+static struct bar_probe probe;
+static bool probe_read_during_launch;
+
+static void *probe_reader(void *arg)
+{
+	struct bar_probe *p = arg;
+	u32 v = 0;
+
+	vgsp_dev_bar_read(p->dev, VGSP_BAR0, 0, &v, 4);
+	pthread_mutex_lock(&p->m);
+	p->boot0 = v;
+	p->done = true;
+	pthread_cond_signal(&p->c);
+	pthread_mutex_unlock(&p->m);
+	return NULL;
+}
+
+static int probe_gr_launch(struct vgsp_dev *dev, struct vgsp_chan *ch,
+			   u64 qmd_va)
+{
+	struct timespec until;
+	pthread_t t;
+
+	probe.dev = dev;
+	probe.done = false;
+	pthread_mutex_init(&probe.m, NULL);
+	pthread_cond_init(&probe.c, NULL);
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec += 2;
+	if (pthread_create(&t, NULL, probe_reader, &probe))
+		return -ENOMEM;
+	pthread_mutex_lock(&probe.m);
+	while (!probe.done &&
+	       pthread_cond_timedwait(&probe.c, &probe.m, &until) == 0)
+		;
+	probe_read_during_launch = probe.done;
+	pthread_mutex_unlock(&probe.m);
+	/* not joined here: under the device lock it could only finish later */
+	pthread_detach(t);
+	return 0;
+}
+
+static const struct vgsp_backend_ops probe_backend = {
+	.name = "probe",
+	.ce_xfer = NULL,
+	.gr_launch = probe_gr_launch,
+};
+
+static void test_engine_work_off_device_lock(void **state)
+{
+	struct fx *f = *state;
+	static const u32 pb[] = {
+		0x20012000, 0x0000cbc0,			/* SET_OBJECT compute, subch 1 */
+		0x200120ad, 0x100,			/* SEND_PCAS_A */
+		0x200120b0, 0x9,			/* SEND_SIGNALING_PCAS2_B */
+	};
+
+	f->dev->backend = &probe_backend;
+	probe_read_during_launch = false;
+	make_channel(f);
+	submit(f, 0, 0, pb, VGSP_ARRAY_SIZE(pb));
+	wait_gp_get(f, 1);
+	pthread_mutex_lock(&probe.m);
+	while (!probe.done)
+		pthread_cond_wait(&probe.c, &probe.m);
+	pthread_mutex_unlock(&probe.m);
+	assert_true(probe_read_during_launch);
+	assert_int_equal(probe.boot0, f->dev->profile->chip->pmc_boot_0);
+	f->dev->backend = &vgsp_backend_sim;
+}
+
 static void test_unknown_doorbell(void **state)
 {
 	struct fx *f = *state;
@@ -321,6 +408,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_compute_inline_and_semaphore,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_empty_grid_launch_releases,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_engine_work_off_device_lock,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unknown_doorbell, setup,
 						teardown),

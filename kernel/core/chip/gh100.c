@@ -28,7 +28,7 @@
  */
 static u64 ptimer_now(struct vgsp_dev *dev)
 {
-	return vgsp_now_ns() + dev->timer_offset_ns;
+	return vgsp_now_ns() + vgsp_load64(&dev->timer_offset_ns);
 }
 
 static u32 ptimer_read(struct vgsp_dev *dev, const struct vgsp_reg *reg,
@@ -49,7 +49,7 @@ static void ptimer_write(struct vgsp_dev *dev, const struct vgsp_reg *reg,
 		now = (now & ~0xffffffffULL) | val;
 	else
 		now = (now & 0xffffffffULL) | ((u64)val << 32);
-	dev->timer_offset_ns = now - vgsp_now_ns();
+	vgsp_store64(&dev->timer_offset_ns, now - vgsp_now_ns());
 }
 
 static u32 fb_size_mb_read(struct vgsp_dev *dev, const struct vgsp_reg *reg,

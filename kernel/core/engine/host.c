@@ -70,7 +70,7 @@ int vgsp_sem_release(struct vgsp_dev *dev, struct vgsp_chan *ch, u64 va,
 	if (timestamp) {
 		if (!is64)
 			vgsp_put32(b, 4, 0);
-		vgsp_put64(b, 8, vgsp_now_ns() + dev->timer_offset_ns);
+		vgsp_put64(b, 8, vgsp_now_ns() + vgsp_load64(&dev->timer_offset_ns));
 		n = 16;
 	}
 	if (!ch->vm_ok || vgsp_vm_write(dev, &ch->vm, va, b, n)) {

@@ -7,11 +7,20 @@
  */
 #include "fifo.h"
 #include "../engine/engine.h"
+#include "../rm/rm.h"
 
 #define NOTIFIER_SIZE		16	/* NvNotification */
 #define NOTIFIER_STATUS_ERROR	0xffff
 #define BLOCKED_RETRY_NS	1000000ULL
 
+/*
+ * One pass. First, under the device lock (the RM layer's tables live
+ * there; no engine work is done under it), each pending channel's address
+ * space is resolved. Then, under the fifo lock only, each pending channel
+ * runs one bounded slice: a BAR trap, which takes the device lock, never
+ * waits for engine work. A doorbell during a slice sets the flag again,
+ * so the flag is taken before the slice and given back for work left.
+ */
 static void fifo_work(void *arg)
 {
 	struct vgsp_fifo *f = arg;
@@ -20,19 +29,42 @@ static void fifo_work(void *arg)
 	unsigned int i;
 
 	vgsp_dev_lock(dev);
+	vgsp_os->lock(f->lock);
+	for (i = 0; i < VGSP_FIFO_MAX_CHANNELS; i++) {
+		struct vgsp_chan *ch = &f->chan[i];
+
+		if (ch->used && vgsp_load_bool(&ch->pending)) {
+			ch->vm_ok = vgsp_rm_chan_vm(dev, ch, &ch->vm);
+			ch->resolved = true;
+		}
+	}
+	vgsp_os->unlock(f->lock);
+	vgsp_dev_unlock(dev);
+
+	vgsp_os->lock(f->lock);
 	f->st.worker_runs++;
 	for (i = 0; i < VGSP_FIFO_MAX_CHANNELS; i++) {
 		struct vgsp_chan *ch = &f->chan[i];
 
-		if (!ch->used || !ch->pending)
+		if (!ch->used)
+			continue;
+		if (!ch->resolved) {	/* allocated since the resolve */
+			more = more || vgsp_load_bool(&ch->pending);
+			continue;
+		}
+		if (!vgsp_xchg_bool(&ch->pending, false))
 			continue;
 		f->st.slices++;
-		if (vgsp_gpfifo_run(dev, ch))
+		if (vgsp_gpfifo_run(dev, ch)) {
+			vgsp_store_bool(&ch->pending, true);
 			more = true;
-		if (ch->state == VGSP_CHAN_BLOCKED)
+		}
+		if (ch->state == VGSP_CHAN_BLOCKED) {
+			vgsp_store_bool(&ch->pending, true);
 			blocked = true;
+		}
 	}
-	vgsp_dev_unlock(dev);
+	vgsp_os->unlock(f->lock);
 	if (more) {
 		vgsp_yield();
 		vgsp_os->worker_wake(f->worker);
@@ -48,8 +80,14 @@ int vgsp_fifo_create(struct vgsp_dev *dev)
 	if (!f)
 		return -ENOMEM;
 	f->dev = dev;
+	f->lock = vgsp_os->lock_new();
+	if (!f->lock) {
+		vgsp_free(f);
+		return -ENOMEM;
+	}
 	f->worker = vgsp_os->worker_start("vgsp-fifo", fifo_work, f);
 	if (!f->worker) {
+		vgsp_os->lock_free(f->lock);
 		vgsp_free(f);
 		return -ENOMEM;
 	}
@@ -65,13 +103,19 @@ void vgsp_fifo_destroy(struct vgsp_dev *dev)
 		return;
 	vgsp_os->worker_stop(f->worker);
 	dev->fifo = NULL;
+	vgsp_os->lock_free(f->lock);
 	vgsp_free(f);
 }
 
 void vgsp_fifo_reset(struct vgsp_dev *dev)
 {
-	if (dev->fifo)
-		memset(dev->fifo->chan, 0, sizeof(dev->fifo->chan));
+	struct vgsp_fifo *f = dev->fifo;
+
+	if (!f)
+		return;
+	vgsp_os->lock(f->lock);
+	memset(f->chan, 0, sizeof(f->chan));
+	vgsp_os->unlock(f->lock);
 }
 
 int vgsp_fifo_chan_alloc(struct vgsp_dev *dev, const struct vgsp_chan_desc *d)
@@ -82,8 +126,11 @@ int vgsp_fifo_chan_alloc(struct vgsp_dev *dev, const struct vgsp_chan_desc *d)
 
 	if (d->chid >= VGSP_FIFO_MAX_CHID || d->runlist > 0x7f ||
 	    !d->gpfifo_entries || d->gpfifo_entries > (1U << 20) ||
-	    (d->gpfifo_va & 7) || (d->userd_pa & 7))
-		goto refuse;
+	    (d->gpfifo_va & 7) || (d->userd_pa & 7)) {
+		f->st.chan_refused++;
+		return -EINVAL;
+	}
+	vgsp_os->lock(f->lock);
 	for (i = 0; i < VGSP_FIFO_MAX_CHANNELS; i++) {
 		struct vgsp_chan *c = &f->chan[i];
 
@@ -102,9 +149,11 @@ int vgsp_fifo_chan_alloc(struct vgsp_dev *dev, const struct vgsp_chan_desc *d)
 	ch->used = true;
 	ch->d = *d;
 	f->st.chan_allocs++;
+	vgsp_os->unlock(f->lock);
 	return 0;
 refuse:
 	f->st.chan_refused++;
+	vgsp_os->unlock(f->lock);
 	return -EINVAL;
 }
 
@@ -114,6 +163,7 @@ void vgsp_fifo_chan_prune(struct vgsp_dev *dev, u32 client,
 	struct vgsp_fifo *f = dev->fifo;
 	unsigned int i;
 
+	vgsp_os->lock(f->lock);
 	for (i = 0; i < VGSP_FIFO_MAX_CHANNELS; i++) {
 		struct vgsp_chan *ch = &f->chan[i];
 
@@ -123,6 +173,7 @@ void vgsp_fifo_chan_prune(struct vgsp_dev *dev, u32 client,
 			f->st.chan_frees++;
 		}
 	}
+	vgsp_os->unlock(f->lock);
 }
 
 struct vgsp_chan *vgsp_fifo_chan_find(struct vgsp_dev *dev, u32 client,
@@ -160,12 +211,15 @@ void vgsp_fifo_doorbell(struct vgsp_dev *dev, u32 token)
 		f->st.doorbells_unknown++;
 		return;
 	}
-	ch->st.doorbells++;
-	if (ch->state == VGSP_CHAN_ERROR)
-		return;
-	ch->pending = true;
-	if (!ch->doorbell_ns)
-		ch->doorbell_ns = vgsp_now_ns();
+	/*
+	 * Device lock only: the table changes under both locks, so reading it
+	 * is safe; the channel's own state is the worker's (a stopped channel
+	 * ignores the flag there).
+	 */
+	vgsp_inc(&ch->st.doorbells);
+	if (!vgsp_load64(&ch->doorbell_ns))
+		vgsp_store64(&ch->doorbell_ns, vgsp_now_ns());
+	vgsp_store_bool(&ch->pending, true);
 	vgsp_os->worker_wake(f->worker);
 }
 
@@ -175,7 +229,7 @@ void vgsp_fifo_kick_blocked(struct vgsp_dev *dev)
 
 	for (i = 0; i < VGSP_FIFO_MAX_CHANNELS; i++)
 		if (dev->fifo->chan[i].state == VGSP_CHAN_BLOCKED)
-			dev->fifo->chan[i].pending = true;
+			vgsp_store_bool(&dev->fifo->chan[i].pending, true);
 }
 
 /*
@@ -189,7 +243,7 @@ void vgsp_fifo_chan_error(struct vgsp_dev *dev, struct vgsp_chan *ch,
 	u8 n[NOTIFIER_SIZE];
 
 	ch->state = VGSP_CHAN_ERROR;
-	ch->pending = false;
+	vgsp_store_bool(&ch->pending, false);
 	ch->st.errors++;
 	dev->fifo->st.chan_errors++;
 	/* once per channel: a stopped channel runs nothing more */
@@ -199,7 +253,7 @@ void vgsp_fifo_chan_error(struct vgsp_dev *dev, struct vgsp_chan *ch,
 	if (!ch->d.has_errnot)
 		return;
 	memset(n, 0, sizeof(n));
-	vgsp_put64(n, 0, vgsp_now_ns() + dev->timer_offset_ns);
+	vgsp_put64(n, 0, vgsp_now_ns() + vgsp_load64(&dev->timer_offset_ns));
 	vgsp_put32(n, 8, code);
 	vgsp_put16(n, 14, NOTIFIER_STATUS_ERROR);
 	vgsp_mem_write(dev, ch->d.errnot_target, ch->d.errnot_pa, n, sizeof(n));

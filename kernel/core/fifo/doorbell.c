@@ -33,7 +33,7 @@ static void doorbell_write(struct vgsp_dev *dev, const struct vgsp_reg *reg,
 static u32 time_read(struct vgsp_dev *dev, const struct vgsp_reg *reg,
 		     unsigned int idx, u32 stored)
 {
-	u64 now = vgsp_now_ns() + dev->timer_offset_ns;
+	u64 now = vgsp_now_ns() + vgsp_load64(&dev->timer_offset_ns);
 
 	return reg->offset == UM_TIME_0 ? (u32)now & ~0x1fU : (u32)(now >> 32);
 }

@@ -9,10 +9,13 @@
  *  - gpfifo.c:   GPFIFO fetch from USERD.GPPut, GP_GET written back, the
  *                method stream handed to engine/.
  *
- * Doorbells only mark a channel pending and wake the instance's fifo
- * worker; the worker executes bounded slices of work and takes the device
- * lock per slice (never more than VGSP_FIFO_SLICE_* of work at a time), so
- * a BAR trap waits at most one slice.
+ * Locking: the channel table changes only under both the device lock
+ * (RPCs, reset) and the fifo lock; engine work runs under the fifo lock
+ * alone (plus mm/'s FB-store leaf lock), never under the device lock that
+ * BAR traps take. Doorbells (device lock) only set a channel's pending
+ * flag atomically and wake the instance's fifo worker, which runs bounded
+ * slices (VGSP_FIFO_SLICE_*) and resolves address spaces from rm/ under
+ * the device lock before each pass. Lock order: device, fifo, FB store.
  */
 #ifndef VGSP_FIFO_H
 #define VGSP_FIFO_H
@@ -88,9 +91,10 @@ struct vgsp_chan {
 	struct vgsp_chan_desc d;	/* as allocated; the token is derived */
 	struct vgsp_vm vm;		/* the channel's address space */
 	bool vm_ok;
+	bool resolved;			/* vm resolved since the alloc */
 	enum vgsp_chan_state state;
-	bool pending;			/* doorbell seen, work may be there */
-	u64 doorbell_ns;
+	bool pending;			/* doorbell seen (atomic: see above) */
+	u64 doorbell_ns;		/* atomic */
 	u32 gp_get;
 	u64 pb_ext_base;		/* SET_PB_SEGMENT_EXTENDED_BASE << 40 */
 	/* the segment being executed */
@@ -134,6 +138,7 @@ struct vgsp_fifo_stats {
 
 struct vgsp_fifo {
 	struct vgsp_dev *dev;
+	struct vgsp_lock *lock;		/* channel state and engine work */
 	struct vgsp_worker *worker;
 	struct vgsp_chan chan[VGSP_FIFO_MAX_CHANNELS];
 	struct vgsp_fifo_stats st;
@@ -142,10 +147,13 @@ struct vgsp_fifo {
 
 int vgsp_fifo_create(struct vgsp_dev *dev);
 void vgsp_fifo_destroy(struct vgsp_dev *dev);
-/* Lock held: every channel gone (device or GSP reset). */
+/* Device lock held (takes the fifo lock): every channel gone. */
 void vgsp_fifo_reset(struct vgsp_dev *dev);
 
-/* Lock held. 0 or -errno (table full, ChID in use, bad ring). */
+/*
+ * Device lock held (takes the fifo lock). 0 or -errno (table full, ChID
+ * in use, bad ring).
+ */
 int vgsp_fifo_chan_alloc(struct vgsp_dev *dev, const struct vgsp_chan_desc *d);
 /* Channels of @client whose RM object no longer exists go. */
 void vgsp_fifo_chan_prune(struct vgsp_dev *dev, u32 client,
@@ -159,15 +167,15 @@ static inline u32 vgsp_chan_token(const struct vgsp_chan *ch)
 	return ch->d.runlist << 16 | ch->d.chid;
 }
 
-/* A doorbell write: token → channel, mark pending, wake. Lock held. */
+/* A doorbell write: token → channel, mark pending, wake. Device lock. */
 void vgsp_fifo_doorbell(struct vgsp_dev *dev, u32 token);
-/* Stop @ch and tell the guest through its error notifier. Lock held. */
+/* Stop @ch and tell the guest through its error notifier. Fifo lock. */
 void vgsp_fifo_chan_error(struct vgsp_dev *dev, struct vgsp_chan *ch,
 			  u32 code);
-/* Some semaphore may have moved: blocked channels retry. Lock held. */
+/* Some semaphore may have moved: blocked channels retry. Fifo lock. */
 void vgsp_fifo_kick_blocked(struct vgsp_dev *dev);
 
-/* gpfifo.c: run up to one slice of @ch. Lock held. True if work is left. */
+/* gpfifo.c: run up to one slice of @ch. Fifo lock. True if work is left. */
 bool vgsp_gpfifo_run(struct vgsp_dev *dev, struct vgsp_chan *ch);
 
 extern const struct vgsp_reg_table vgsp_fifo_reg_table;

@@ -185,11 +185,11 @@ static int fetch(struct vgsp_dev *dev, struct vgsp_chan *ch)
 bool vgsp_gpfifo_run(struct vgsp_dev *dev, struct vgsp_chan *ch)
 {
 	u32 budget = VGSP_FIFO_SLICE_DWORDS, entries = 0;
+	u64 t;
 	int rc;
 
 	if (ch->state == VGSP_CHAN_ERROR)
 		return false;
-	ch->vm_ok = vgsp_rm_chan_vm(dev, ch, &ch->vm);
 	ch->state = VGSP_CHAN_RUNNING;
 	for (;;) {
 		if (!ch->in_seg) {
@@ -217,14 +217,14 @@ bool vgsp_gpfifo_run(struct vgsp_dev *dev, struct vgsp_chan *ch)
 	}
 	/* idle: everything up to GP_PUT done */
 	ch->state = VGSP_CHAN_IDLE;
-	ch->pending = false;
-	if (ch->doorbell_ns) {
-		u64 lat = vgsp_now_ns() - ch->doorbell_ns;
+	t = vgsp_load64(&ch->doorbell_ns);
+	if (t) {
+		u64 lat = vgsp_now_ns() - t;
 
 		ch->st.last_latency_ns = lat;
 		if (lat > ch->st.max_latency_ns)
 			ch->st.max_latency_ns = lat;
-		ch->doorbell_ns = 0;
+		vgsp_store64(&ch->doorbell_ns, 0);
 	}
 	return false;
 error:

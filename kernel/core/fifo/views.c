@@ -21,9 +21,9 @@ void vgsp_fifo_show_channels(struct vgsp_dev *dev, struct vgsp_printer *p)
 
 	if (!f)
 		return;
-	vgsp_dev_lock(dev);
+	vgsp_os->lock(dev->fifo->lock);
 	*f = *dev->fifo;
-	vgsp_dev_unlock(dev);
+	vgsp_os->unlock(dev->fifo->lock);
 	p->print(p, "backend %s\n", dev->backend->name);
 	for (i = 0; i < VGSP_ARRAY_SIZE(fifo_names); i++)
 		p->print(p, "%s %llu\n", fifo_names[i], (unsigned long long)c[i]);

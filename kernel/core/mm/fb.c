@@ -26,23 +26,29 @@ int vgsp_fb_read(struct vgsp_dev *dev, u64 pa, void *buf, u32 len)
 	struct vgsp_mm *mm = dev->mm;
 
 	if (!fb_ok(mm, pa, len)) {
-		mm->st.fb_bad++;
+		vgsp_inc(&mm->st.fb_bad);
 		return -EINVAL;
 	}
+	vgsp_os->lock(mm->fb_lock);
 	vgsp_aperture_read(mm->fb, pa, buf, len);
+	vgsp_os->unlock(mm->fb_lock);
 	return 0;
 }
 
 int vgsp_fb_write(struct vgsp_dev *dev, u64 pa, const void *buf, u32 len)
 {
 	struct vgsp_mm *mm = dev->mm;
+	int ret;
 
 	if (!fb_ok(mm, pa, len)) {
-		mm->st.fb_bad++;
+		vgsp_inc(&mm->st.fb_bad);
 		return -EINVAL;
 	}
-	if (vgsp_aperture_write(mm->fb, pa, buf, len)) {
-		mm->st.fb_nomem++;
+	vgsp_os->lock(mm->fb_lock);
+	ret = vgsp_aperture_write(mm->fb, pa, buf, len);
+	vgsp_os->unlock(mm->fb_lock);
+	if (ret) {
+		vgsp_inc(&mm->st.fb_nomem);
 		return -ENOMEM;
 	}
 	return 0;
@@ -51,16 +57,31 @@ int vgsp_fb_write(struct vgsp_dev *dev, u64 pa, const void *buf, u32 len)
 int vgsp_fb_fill(struct vgsp_dev *dev, u64 pa, u32 pattern, u64 len)
 {
 	struct vgsp_mm *mm = dev->mm;
+	int ret;
 
 	if (!fb_ok(mm, pa, len)) {
-		mm->st.fb_bad++;
+		vgsp_inc(&mm->st.fb_bad);
 		return -EINVAL;
 	}
-	if (vgsp_aperture_fill(mm->fb, pa, pattern, len)) {
-		mm->st.fb_nomem++;
+	vgsp_os->lock(mm->fb_lock);
+	ret = vgsp_aperture_fill(mm->fb, pa, pattern, len);
+	vgsp_os->unlock(mm->fb_lock);
+	if (ret) {
+		vgsp_inc(&mm->st.fb_nomem);
 		return -ENOMEM;
 	}
 	return 0;
+}
+
+/* Bytes of host memory backing the FB store now (the "mm" view). */
+u64 vgsp_fb_backed(struct vgsp_dev *dev)
+{
+	u64 b;
+
+	vgsp_os->lock(dev->mm->fb_lock);
+	b = dev->mm->fb->backed;
+	vgsp_os->unlock(dev->mm->fb_lock);
+	return b;
 }
 
 int vgsp_mem_read(struct vgsp_dev *dev, enum vgsp_mem_target t, u64 pa,
@@ -70,7 +91,7 @@ int vgsp_mem_read(struct vgsp_dev *dev, enum vgsp_mem_target t, u64 pa,
 		return vgsp_fb_read(dev, pa, buf, len);
 	if (t == VGSP_MEM_SYS && !vgsp_dev_dma_read(dev, pa, buf, len))
 		return 0;
-	dev->mm->st.sys_errors++;
+	vgsp_inc(&dev->mm->st.sys_errors);
 	return -EFAULT;
 }
 
@@ -81,7 +102,7 @@ int vgsp_mem_write(struct vgsp_dev *dev, enum vgsp_mem_target t, u64 pa,
 		return vgsp_fb_write(dev, pa, buf, len);
 	if (t == VGSP_MEM_SYS && !vgsp_dev_dma_write(dev, pa, buf, len))
 		return 0;
-	dev->mm->st.sys_errors++;
+	vgsp_inc(&dev->mm->st.sys_errors);
 	return -EFAULT;
 }
 
@@ -123,7 +144,12 @@ int vgsp_mm_create(struct vgsp_dev *dev)
 		return -ENOMEM;
 	mm->fb = vgsp_aperture_new(dev->profile->fb_size,
 				   dev->profile->fb_size);
-	if (!mm->fb) {
+	mm->fb_lock = vgsp_os->lock_new();
+	if (!mm->fb || !mm->fb_lock) {
+		if (mm->fb)
+			vgsp_aperture_free(mm->fb);
+		if (mm->fb_lock)
+			vgsp_os->lock_free(mm->fb_lock);
 		vgsp_free(mm);
 		return -ENOMEM;
 	}
@@ -136,6 +162,7 @@ void vgsp_mm_destroy(struct vgsp_dev *dev)
 	if (!dev->mm)
 		return;
 	vgsp_aperture_free(dev->mm->fb);
+	vgsp_os->lock_free(dev->mm->fb_lock);
 	vgsp_free(dev->mm);
 	dev->mm = NULL;
 }
@@ -144,6 +171,8 @@ void vgsp_mm_reset(struct vgsp_dev *dev)
 {
 	struct vgsp_mm *mm = dev->mm;
 
+	vgsp_os->lock(mm->fb_lock);
 	vgsp_aperture_clear(mm->fb);
+	vgsp_os->unlock(mm->fb_lock);
 	vgsp_bar_unbind(dev);
 }

@@ -51,6 +51,11 @@ enum vgsp_bar_view {
 
 struct vgsp_mm {
 	struct vgsp_aperture *fb;
+	/*
+	 * The FB store is shared by the BAR-trap path (device lock) and the
+	 * fifo worker (fifo lock): every access takes this leaf lock.
+	 */
+	struct vgsp_lock *fb_lock;
 	u64 bar_pdb[VGSP_VIEW_COUNT];	/* GSP-RM's roots in FB (static info) */
 	bool bar_active[VGSP_VIEW_COUNT];
 	struct vgsp_mm_stats st;
@@ -74,6 +79,7 @@ struct vgsp_vm {
 #define VGSP_PTE_KIND_SMSKED_MESSAGE	0xf
 
 int vgsp_mm_create(struct vgsp_dev *dev);
+u64 vgsp_fb_backed(struct vgsp_dev *dev);
 void vgsp_mm_destroy(struct vgsp_dev *dev);
 /* Device reset: FB reads zeroes again, the BAR views are flat. */
 void vgsp_mm_reset(struct vgsp_dev *dev);

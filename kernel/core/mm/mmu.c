@@ -121,7 +121,7 @@ int vgsp_mmu_translate(struct vgsp_dev *dev, const struct vgsp_vm *vm,
 	unsigned int shift;
 	u64 e;
 
-	dev->mm->st.mmu_walks++;
+	vgsp_inc(&dev->mm->st.mmu_walks);
 	if (vm->target == VGSP_MEM_PEER || walk(dev, vm, va, &e, &shift) ||
 	    !(e & E_VALID))
 		goto fault;
@@ -141,7 +141,7 @@ int vgsp_mmu_translate(struct vgsp_dev *dev, const struct vgsp_vm *vm,
 		return 0;
 	}
 fault:
-	dev->mm->st.mmu_faults++;
+	vgsp_inc(&dev->mm->st.mmu_faults);
 	return -EFAULT;
 }
 
