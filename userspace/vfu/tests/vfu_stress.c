@@ -449,12 +449,27 @@ out:
 	return ret;
 }
 
+/* After a failure: the tail of the server's stderr and its GSP views. */
+static void dump_evidence(struct srv *s)
+{
+	char cmd[1200];
+
+	printf("--- evidence: tail of %s\n", s->err);
+	fflush(stdout);
+	snprintf(cmd, sizeof(cmd), "tail -n 20 '%s'; sed -n '/^== gsp_state$/,/^== gsp_rpc$/p;/^== gsp_queue$/,/^== rpc_log$/p' '%s' | head -n 90",
+		 s->err, s->stats);
+	if (system(cmd) < 0)
+		printf("(cannot run tail/sed)\n");
+	printf("--- end of evidence\n");
+	fflush(stdout);
+}
+
 static int do_kill(unsigned int iters, unsigned int rss_bound_kib)
 {
 	struct srv s = { 0 };
 	struct kshared *sh = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
 				  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	unsigned int i, hist[PH_N] = { 0 }, bad_iter = 0, sessions = 0;
+	unsigned int i, hist[PH_N] = { 0 }, bad_iter = 0, bad_run = 0, sessions = 0;
 	long fd0, thr0, rss0 = 0, rss, rss_max = 0, fds, thr;
 	uint64_t boot_us, setup_us, t_start = now_ns(), fresh_ns = 0, fresh_max = 0;
 	char why[512], name[64], *b;
@@ -511,6 +526,11 @@ static int do_kill(unsigned int iters, unsigned int rss_bound_kib)
 		deadline = now_ns() + 20000000000ull;
 		while (sh->phase < (int)target && !sh->error && now_ns() < deadline)
 			sleep_us(50);
+		if (sh->phase < (int)target && !sh->error) {
+			snprintf(name, sizeof(name), "vmm_kill.iter%u.reach", i);
+			check(false, name, "the VMM did not reach the %s stage in 20 s (stuck in %s)",
+			      ph_name[target], ph_name[sh->phase]);
+		}
 		switch (target) {
 		case PH_SETUP: delay_us = rnd() % setup_us; break;
 		case PH_BOOT: delay_us = rnd() % boot_us; break;
@@ -581,8 +601,19 @@ static int do_kill(unsigned int iters, unsigned int rss_bound_kib)
 			check(false, name, "server fds %ld threads %ld, baseline %ld / %ld",
 			      fds, thr, fd0, thr0);
 		}
-		if (n_fail != fails0)
-			bad_iter++;
+		if (n_fail != fails0) {
+			/* the evidence, once: the server's last words and GSP state */
+			if (!bad_iter++)
+				dump_evidence(&s);
+			if (++bad_run >= 3) {
+				check(false, "vmm_kill.stopped", "3 failing iterations in a row: stopped at %u",
+				      i);
+				iters = i + 1;
+				break;
+			}
+		} else {
+			bad_run = 0;
+		}
 		if (i == 0)
 			rss0 = rss;
 		if (rss > rss_max)
