@@ -37,7 +37,7 @@
  *
  * usage: cudacheck [--iters N (10)] [--max-mib M (256)] [--async-kib K (1024)]
  *                  [--stage-timeout S (300)] [--launch-timeout S (60)] [--launch-null 1]
- *                  [--sm-work run|refused (run)]
+ *                  [--sm-work run|refused (run)] [--ctx-flags F (0)]
  * --sm-work run also requires the kernel launch to run and write the right values.
  * --launch-null 1: the kernel writes through a null pointer; on real hardware this exercises the
  * context-lost path (CUDA_ERROR_ILLEGAL_ADDRESS, then a new context).
@@ -156,6 +156,9 @@ static const char ptx_src[] =
 static int n_failed, n_verified, n_sm_verified, n_sm_refused, cuinit_rc = -1;
 static const char *volatile stage = "start";
 static unsigned int stage_timeout = 300;
+/* --ctx-flags: cuCtxCreate flags of every context (4: CU_CTX_SCHED_BLOCKING_SYNC, whose waits
+ * sleep until the GPU's non-stall interrupt instead of polling) */
+static unsigned int ctx_flags;
 
 static double now_s(void)
 {
@@ -467,7 +470,7 @@ static int fresh_check(void)
 	if (!rc)
 		rc = cuDeviceGet(&dev, 0);
 	if (!rc)
-		rc = cuCtxCreate_v2(&ctx, 0, dev);
+		rc = cuCtxCreate_v2(&ctx, ctx_flags, dev);
 	CUresult u = rc ? rc : roundtrip(sizeof(src), src, dst, why, sizeof(why));
 	if (ctx)
 		cuCtxDestroy_v2(ctx);
@@ -526,7 +529,7 @@ static int sm_op(int op, size_t sz)
 	if (!rc)
 		rc = cuDeviceGet(&dev, 0);
 	if (!rc)
-		rc = cuCtxCreate_v2(&ctx, 0, dev);
+		rc = cuCtxCreate_v2(&ctx, ctx_flags, dev);
 	if (!rc)
 		rc = cuMemAlloc_v2(&a, sz);
 	if (!rc)
@@ -585,6 +588,7 @@ static void sm_work(const struct opts *o)
 			snprintf(opv, sizeof(opv), "%d", op);
 			snprintf(byv, sizeof(byv), "%zu", sizes[k]);
 			fflush(stdout);
+			enter("sm-work");	/* the watchdog counts per operation */
 			pid_t pid = fork();
 			if (pid < 0) {
 				report("sm-work", 0, "fork failed");
@@ -593,8 +597,10 @@ static void sm_work(const struct opts *o)
 			if (pid == 0) {
 				char to[16];
 				snprintf(to, sizeof(to), "%u", stage_timeout);
+				char cf[16];
+				snprintf(cf, sizeof(cf), "%u", ctx_flags);
 				execl("/proc/self/exe", "cudacheck", "--op", opv, "--op-bytes", byv,
-				      "--stage-timeout", to, (char *)NULL);
+				      "--stage-timeout", to, "--ctx-flags", cf, (char *)NULL);
 				_exit(127);
 			}
 			int st = 0, code;
@@ -636,6 +642,10 @@ static int parse_args(int argc, char **argv, struct opts *o)
 				return -1;
 			}
 			o->sm_run = !strcmp(w, "run");
+			continue;
+		}
+		if (!strcmp(a, "--ctx-flags")) {
+			ctx_flags = (unsigned int)strtoul(argv[++i], NULL, 0);
 			continue;
 		}
 		if (!strcmp(a, "--op")) {
@@ -775,7 +785,7 @@ int main(int argc, char **argv)
 		double ti = now_s();
 		enter("cuCtxCreate");
 		CUcontext ctx = NULL;
-		rc = cuCtxCreate_v2(&ctx, 0, dev);
+		rc = cuCtxCreate_v2(&ctx, ctx_flags, dev);
 		snprintf(nm, sizeof(nm), "iter%d.cuCtxCreate", k);
 		CHECK(verbose, &it, nm, rc == 0, "rc=%d %s", rc, ename(rc));
 		if (rc) {
@@ -820,7 +830,7 @@ int main(int argc, char **argv)
 	/* --- module, launch, context after the launch ------------------------------------ */
 	enter("module");
 	CUcontext ctx = NULL;
-	rc = cuCtxCreate_v2(&ctx, 0, dev);
+	rc = cuCtxCreate_v2(&ctx, ctx_flags, dev);
 	report("module.cuCtxCreate", rc == 0, "rc=%d %s", rc, ename(rc));
 	if (rc) {
 		summary();
@@ -919,7 +929,7 @@ int main(int argc, char **argv)
 			 * after CUDA_ERROR_ILLEGAL_ADDRESS), a new process must. */
 			CUresult d = cuCtxDestroy_v2(ctx);
 			ctx = NULL;
-			CUresult c = cuCtxCreate_v2(&ctx, 0, dev);
+			CUresult c = cuCtxCreate_v2(&ctx, ctx_flags, dev);
 			CUresult u2 = c ? c : roundtrip(65536, src, dst, why, sizeof(why));
 			if (u2 == 0) {
 				report("after-launch.context", 1,

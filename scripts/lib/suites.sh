@@ -140,7 +140,7 @@ run_lint_suite() {
 # it for one run. VGSP_RUNG2_ARGS / VGSP_RUNG2_NESTED_ARGS: cudacheck's options per path.
 VGSP_DEFAULT_RUNG=${VGSP_DEFAULT_RUNG:-2}
 VGSP_RUNG2_ARGS=${VGSP_RUNG2_ARGS:---iters 3 --max-mib 64}
-VGSP_RUNG2_NESTED_ARGS=${VGSP_RUNG2_NESTED_ARGS:---iters 1 --max-mib 1 --async-kib 64}
+VGSP_RUNG2_NESTED_ARGS=${VGSP_RUNG2_NESTED_ARGS:---iters 1 --max-mib 1 --async-kib 64 --stage-timeout 900}
 LADDER_LINES=
 
 # ladder_check RUNG PATH: run one rung's script, print its log and its suite line.

@@ -247,8 +247,9 @@ void vgsp_fifo_chan_error(struct vgsp_dev *dev, struct vgsp_chan *ch,
 	ch->st.errors++;
 	dev->fifo->st.chan_errors++;
 	/* once per channel: a stopped channel runs nothing more */
-	vgsp_dev_log(dev, VGSP_LOG_WARN, "vgsp: %s: channel %u stopped: error %u at method 0x%x of class 0x%x (GPFIFO entry %u, dword %u)\n",
-		  dev->name, ch->d.chid, code, ch->error_mthd, ch->error_class,
+	vgsp_dev_log(dev, VGSP_LOG_WARN, "vgsp: %s: channel %u stopped: error %u at method 0x%x data 0x%x of class 0x%x (GPFIFO entry %u, dword %u)\n",
+		  dev->name, ch->d.chid, code, ch->error_mthd, ch->error_data,
+		  ch->error_class,
 		  ch->gp_get, ch->seg_pos);
 	if (!ch->d.has_errnot)
 		return;

@@ -107,6 +107,7 @@ struct vgsp_chan {
 	struct vgsp_ce_regs ce;
 	u32 error_code;
 	u32 error_mthd, error_class;	/* the method that stopped it */
+	u32 error_data;			/* and its data */
 	bool ce_busy;			/* ce_xfer part done */
 	struct vgsp_ce_xfer ce_x;	/* the launch in progress */
 	u64 gr_qmd_va;			/* SEND_PCAS_A << 8 */

@@ -62,6 +62,8 @@ static int method(struct vgsp_dev *dev, struct vgsp_chan *ch, u32 data)
 	struct vgsp_pb_state *pb = &ch->pb;
 	int rc = vgsp_engine_method(dev, ch, pb->subch, pb->mthd, data);
 
+	if (rc == VGSP_ENG_ERROR)
+		ch->error_data = data;
 	if (rc != VGSP_ENG_OK)
 		return rc;
 	pb->count--;
@@ -91,6 +93,7 @@ static int header(struct vgsp_dev *dev, struct vgsp_chan *ch, u32 h,
 			   SECOP(h) == SECOP_NINC ? PB_NINC : PB_ONEINC;
 		return VGSP_ENG_OK;
 	case SECOP_IMMD:
+		ch->error_data = H_COUNT(h);	/* kept only if it fails */
 		return vgsp_engine_method(dev, ch, H_SUBCH(h), H_MTHD(h),
 					  H_COUNT(h));
 	case SECOP_GRP0_TERT:
