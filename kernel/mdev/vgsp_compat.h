@@ -46,4 +46,16 @@ static inline void vgsp_eventfd_signal(struct eventfd_ctx *ctx)
 #define VGSP_IOMMUFD_DETACH
 #endif
 
+/*
+ * 6.1: a driver that allocates with vfio_alloc_device() frees the device
+ * in its @release op (vfio_free_device()); 6.2 moved the free into the
+ * vfio core and removed vfio_free_device().
+ */
+static inline void vgsp_vfio_free_device(struct vfio_device *vdev)
+{
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 2, 0)
+	vfio_free_device(vdev);
+#endif
+}
+
 #endif /* VGSP_COMPAT_H */

@@ -250,6 +250,8 @@ static void vgsp_release_dev(struct vfio_device *vdev)
 
 	vgsp_dev_destroy(vm->core);
 	vm->core = NULL;
+	/* 6.1 only: the struct is ours to free (2 KiB a removal leaked) */
+	vgsp_vfio_free_device(vdev);
 }
 
 const struct vfio_device_ops vgsp_vfio_ops = {
