@@ -10,8 +10,13 @@
  * transfer (LINE_LENGTH_IN/LINE_COUNT/OFFSET_OUT, LAUNCH_DMA, then the data
  * in LOAD_INLINE_DATA; pitch layout, optional semaphore on completion) and
  * SET_REPORT_SEMAPHORE releases (one or four words). CUDA uses both while
- * it sets a context up. Reductions, block-linear destinations and traps
- * are refused.
+ * it sets a context up. A report semaphore with OPERATION_TRAP writes its
+ * payload as a release does and then raises GR's non-stall interrupt (the
+ * "trap" of the graphics non-stall status), which CPU-RM turns into the
+ * wake-up of the events registered on NV2080_NOTIFIERS_GR0 with
+ * NV01_EVENT_NONSTALL_INTR: what a CUDA context with blocking sync sleeps
+ * on. Reductions, acquires, report-only and block-linear destinations are
+ * refused.
  */
 #include "engine.h"
 #include "../backend.h"
@@ -33,6 +38,7 @@
 #define LD_SEM_ONE_WORD			(1U << 12)
 #define SD_OPERATION(d)			((d) & 0x3)
 #define SD_RELEASE			0
+#define SD_TRAP				3
 #define SD_REDUCTION			(1U << 3)
 #define SD_ONE_WORD			(1U << 28)
 #define UPPER_MASK			0x1ffffff
@@ -93,10 +99,18 @@ static int i2m_data(struct vgsp_dev *dev, struct vgsp_chan *ch, u32 data)
 static int report_semaphore(struct vgsp_dev *dev, struct vgsp_chan *ch,
 			    u32 d)
 {
-	if (SD_OPERATION(d) != SD_RELEASE || (d & SD_REDUCTION))
+	u32 op = SD_OPERATION(d);
+	int ret;
+
+	if ((op != SD_RELEASE && op != SD_TRAP) || (d & SD_REDUCTION))
 		return refuse(ch);
-	return vgsp_sem_release(dev, ch, sem_va(&ch->gr), ch->gr.sem_c, false,
-				!(d & SD_ONE_WORD));
+	ret = vgsp_sem_release(dev, ch, sem_va(&ch->gr), ch->gr.sem_c, false,
+			       !(d & SD_ONE_WORD));
+	if (ret != VGSP_ENG_OK || op != SD_TRAP)
+		return ret;
+	ch->st.gr_traps++;
+	vgsp_fifo_nonstall(dev, ch);
+	return VGSP_ENG_OK;
 }
 
 int vgsp_gr_method(struct vgsp_dev *dev, struct vgsp_chan *ch, u32 mthd,

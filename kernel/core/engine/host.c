@@ -6,7 +6,8 @@
  * 32/64-bit with optional timestamp; acquire ==, strict >=, circular >=,
  * AND, NOR), and the legacy SEMAPHOREA..D. An acquire that is not yet
  * satisfied blocks only this channel: the method is retried on the next
- * doorbell, after any release, or after a short timer. MEM_OP TLB
+ * doorbell, after any release, or after a short timer. NON_STALL_INTERRUPT
+ * raises the channel's engine's notification interrupt. MEM_OP TLB
  * invalidates are the physical backend's resync point; sim walks the page
  * tables on every access, so for it they only count.
  */
@@ -210,7 +211,8 @@ int vgsp_host_method(struct vgsp_dev *dev, struct vgsp_chan *ch, u32 subch,
 	case M_SEMAPHORED:
 		return semaphore_d(dev, ch, data);
 	case M_NON_STALL_INTERRUPT:
-		ch->st.nonstall_intrs++;
+		/* reports on the engine the channel's runlist serves */
+		vgsp_fifo_nonstall(dev, ch);
 		return VGSP_ENG_OK;
 	case M_MEM_OP_A:
 		h->mem_op_a = data;

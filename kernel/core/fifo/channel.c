@@ -8,6 +8,7 @@
 #include "fifo.h"
 #include "../engine/engine.h"
 #include "../rm/rm.h"
+#include "../gsp/gsp.h"
 
 #define NOTIFIER_SIZE		16	/* NvNotification */
 #define NOTIFIER_STATUS_ERROR	0xffff
@@ -65,6 +66,13 @@ static void fifo_work(void *arg)
 		}
 	}
 	vgsp_os->unlock(f->lock);
+	/* not from a slice: raising an interrupt takes the device lock */
+	if (vgsp_xchg_bool(&f->gr_nonstall, false)) {
+		vgsp_dev_lock(dev);
+		if (vgsp_gsp_nonstall_raise(dev, VGSP_ENGINE_TYPE_GR0))
+			vgsp_inc(&f->st.nonstall_delivered);
+		vgsp_dev_unlock(dev);
+	}
 	if (more) {
 		vgsp_yield();
 		vgsp_os->worker_wake(f->worker);
@@ -115,6 +123,7 @@ void vgsp_fifo_reset(struct vgsp_dev *dev)
 		return;
 	vgsp_os->lock(f->lock);
 	memset(f->chan, 0, sizeof(f->chan));
+	vgsp_store_bool(&f->gr_nonstall, false);
 	vgsp_os->unlock(f->lock);
 }
 
@@ -221,6 +230,17 @@ void vgsp_fifo_doorbell(struct vgsp_dev *dev, u32 token)
 		vgsp_store64(&ch->doorbell_ns, vgsp_now_ns());
 	vgsp_store_bool(&ch->pending, true);
 	vgsp_os->worker_wake(f->worker);
+}
+
+void vgsp_fifo_nonstall(struct vgsp_dev *dev, struct vgsp_chan *ch)
+{
+	ch->st.nonstall_intrs++;
+	if (ch->d.engine_type != VGSP_ENGINE_TYPE_GR0) {
+		/* copy engines report no non-stall vector yet */
+		vgsp_inc(&dev->fifo->st.nonstall_no_vector);
+		return;
+	}
+	vgsp_store_bool(&dev->fifo->gr_nonstall, true);
 }
 
 void vgsp_fifo_kick_blocked(struct vgsp_dev *dev)

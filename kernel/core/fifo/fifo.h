@@ -69,6 +69,7 @@ struct vgsp_chan_stats {
 	u64 doorbells, entries, segments, methods, host_methods;
 	u64 ce_launches, ce_bytes, sem_releases, sem_acquires, acquire_waits;
 	u64 nonstall_intrs, tlb_invalidates, gr_launches, errors;
+	u64 gr_traps;			/* report-semaphore TRAPs */
 	u64 last_latency_ns, max_latency_ns;
 };
 
@@ -129,6 +130,8 @@ struct vgsp_chan {
 	X(worker_runs)							\
 	X(slices)							\
 	X(tlb_invalidates)	/* BAR0 MMU_INVALIDATE triggers */	\
+	X(nonstall_delivered)	/* GR non-stall interrupts raised */	\
+	X(nonstall_no_vector)	/* asked of an engine with no vector */	\
 	X(chan_errors)
 
 struct vgsp_fifo_stats {
@@ -142,6 +145,11 @@ struct vgsp_fifo {
 	struct vgsp_lock *lock;		/* channel state and engine work */
 	struct vgsp_worker *worker;
 	struct vgsp_chan chan[VGSP_FIFO_MAX_CHANNELS];
+	/*
+	 * A non-stall interrupt asked for by GR work (atomic): set in a slice,
+	 * raised by the worker after its slices, under the device lock.
+	 */
+	bool gr_nonstall;
 	struct vgsp_fifo_stats st;
 };
 
@@ -173,6 +181,11 @@ void vgsp_fifo_doorbell(struct vgsp_dev *dev, u32 token);
 /* Stop @ch and tell the guest through its error notifier. Fifo lock. */
 void vgsp_fifo_chan_error(struct vgsp_dev *dev, struct vgsp_chan *ch,
 			  u32 code);
+/*
+ * @ch's engine raises its non-stall interrupt once the work before it is
+ * done (in order here). Queued: delivered by the worker. Fifo lock.
+ */
+void vgsp_fifo_nonstall(struct vgsp_dev *dev, struct vgsp_chan *ch);
 /* Some semaphore may have moved: blocked channels retry. Fifo lock. */
 void vgsp_fifo_kick_blocked(struct vgsp_dev *dev);
 

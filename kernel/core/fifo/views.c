@@ -53,8 +53,9 @@ void vgsp_fifo_show_channels(struct vgsp_dev *dev, struct vgsp_printer *p)
 			 (unsigned long long)s->sem_releases,
 			 (unsigned long long)s->sem_acquires,
 			 (unsigned long long)s->acquire_waits);
-		p->print(p, "  nonstall %llu tlb_invalidates %llu gr_launches %llu errors %llu latency_ns last %llu max %llu\n",
+		p->print(p, "  nonstall %llu gr_traps %llu tlb_invalidates %llu gr_launches %llu errors %llu latency_ns last %llu max %llu\n",
 			 (unsigned long long)s->nonstall_intrs,
+			 (unsigned long long)s->gr_traps,
 			 (unsigned long long)s->tlb_invalidates,
 			 (unsigned long long)s->gr_launches,
 			 (unsigned long long)s->errors,

@@ -23,6 +23,11 @@
  * the subtree the zeroed category map of that reply points at.
  */
 #define GH100_GSP_VECTOR		0x20
+/*
+ * Our choice, reported through INTR_GET_KERNEL_TABLE: subtree 3 (vectors
+ * 0xc0..0xff), the one the table maps to the notification categories.
+ */
+#define GH100_GR_NONSTALL_VECTOR	0xc0
 
 static const struct vgsp_reg gh100_gsp_regs[] = {
 	{ .name = "FSP_BOOT_COMPLETE", .offset = NV_THERM_I2CS_SCRATCH,
@@ -53,4 +58,5 @@ const struct vgsp_gsp_chip vgsp_gsp_chip_gh100 = {
 	.tables = gh100_gsp_tables,
 	.ntables = VGSP_ARRAY_SIZE(gh100_gsp_tables),
 	.irq_vector = GH100_GSP_VECTOR,
+	.gr_nonstall_vector = GH100_GR_NONSTALL_VECTOR,
 };

@@ -24,6 +24,19 @@ void vgsp_gsp_destroy(struct vgsp_dev *dev);
 unsigned int vgsp_gsp_reg_tables(const struct vgsp_chip *chip,
 				 const struct vgsp_reg_table **tables);
 
+/*
+ * An engine's notification (non-stall) interrupt, as the engine raises it
+ * when a channel asks for one (the compute class's report-semaphore TRAP,
+ * host NON_STALL_INTERRUPT): the engine's non-stall vector goes pending in
+ * the CPU interrupt tree, and MSI-X fires if it is enabled. CPU-RM services
+ * it itself (the GR notification service wakes the events registered for
+ * NV2080_NOTIFIERS_GR0 | NV01_EVENT_NONSTALL_INTR). @engine_type is an
+ * NV2080_ENGINE_TYPE; false when that engine reports no non-stall vector.
+ * Device lock held.
+ */
+#define VGSP_ENGINE_TYPE_GR0	0x01	/* NV2080_ENGINE_TYPE_GR0 */
+bool vgsp_gsp_nonstall_raise(struct vgsp_dev *dev, u32 engine_type);
+
 /* Extra read-only views (RPC statistics, queue state, rpc_log...). */
 extern const struct vgsp_view vgsp_gsp_views[];
 extern const unsigned int vgsp_gsp_nviews;

@@ -102,6 +102,7 @@
 	X(msgs_dropped)		/* commands dropped (malformed) */	\
 	X(msgs_tx)		/* messages posted (replies+events) */	\
 	X(irqs)			/* interrupts raised */			\
+	X(nonstall_raised)	/* engine non-stall vectors set pending */ \
 	X(unknown_functions)						\
 	X(unknown_controls)	/* control calls answered NOT_SUPPORTED */ \
 	X(version_refused)	/* unsupported guest driver */		\
@@ -292,6 +293,7 @@ struct vgsp_gsp_chip {
 	const struct vgsp_reg_table *tables;
 	unsigned int ntables;
 	u32 irq_vector;			/* CPU interrupt-tree vector of GSP */
+	u32 gr_nonstall_vector;		/* GR0's notification vector */
 };
 
 extern const struct vgsp_gsp_chip vgsp_gsp_chip_gh100;

@@ -8,6 +8,11 @@
  * both levels. The top level comes up enabled, as GSP-RM leaves it: the
  * 535 driver only programs leaf enables (measured: LEAF_EN_CLEAR(0..15),
  * then LEAF_EN_SET of the GSP vector, no TOP_EN write).
+ *
+ * Engine notification (non-stall) vectors go pending the same way; CPU-RM
+ * finds them through the table's non-stall column and the notification
+ * subtree, clears the leaf bit and services them itself. Enabling a leaf
+ * or a subtree delivers whatever is already pending under it.
  */
 #include "gsp_priv.h"
 
@@ -58,6 +63,36 @@ static void set_pending(struct vgsp_gsp *gsp, u32 vector)
 			 1U << (vector % 32));
 }
 
+/* Any pending vector enabled at both levels: one MSI-X. */
+static void deliver_any_armed(struct vgsp_gsp *gsp)
+{
+	unsigned int leaf;
+
+	for (leaf = 0; leaf < VGSP_INTR_LEAVES; leaf++) {
+		if ((vgsp_gsp_reg(gsp, INTR_LEAF(leaf)) & gsp->leaf_en[leaf]) &&
+		    (gsp->top_en & top_bit(leaf))) {
+			gsp->st.e.irqs++;
+			vgsp_dev_raise_irq(gsp->dev, MSIX_VECTOR);
+			return;
+		}
+	}
+}
+
+bool vgsp_gsp_nonstall_raise(struct vgsp_dev *dev, u32 engine_type)
+{
+	struct vgsp_gsp *gsp = dev->gsp;
+	u32 vector;
+
+	if (!gsp || engine_type != VGSP_ENGINE_TYPE_GR0 ||
+	    !gsp->chip->gr_nonstall_vector)
+		return false;
+	vector = gsp->chip->gr_nonstall_vector;
+	gsp->st.e.nonstall_raised++;
+	set_pending(gsp, vector);
+	deliver_if_armed(gsp, vector);
+	return true;
+}
+
 void vgsp_intr_gsp_raise(struct vgsp_gsp *gsp)
 {
 	u32 irq = VGSP_GSP_FALCON_BASE + VGSP_FLCN_IRQSTAT;
@@ -97,7 +132,7 @@ static void leaf_en_set_write(struct vgsp_dev *dev, const struct vgsp_reg *reg,
 	if (!gsp || idx >= VGSP_INTR_LEAVES)
 		return;
 	gsp->leaf_en[idx] |= val;
-	deliver_if_armed(gsp, gsp->chip->irq_vector);
+	deliver_any_armed(gsp);
 }
 
 static void leaf_en_clear_write(struct vgsp_dev *dev,
@@ -137,7 +172,7 @@ static void top_en_set_write(struct vgsp_dev *dev, const struct vgsp_reg *reg,
 	if (!gsp)
 		return;
 	gsp->top_en |= val;
-	deliver_if_armed(gsp, gsp->chip->irq_vector);
+	deliver_any_armed(gsp);
 }
 
 static void top_en_clear_write(struct vgsp_dev *dev,

@@ -77,7 +77,8 @@ static const u8 intr_subtree_map[INTR_CATEGORIES][2] = {
 	{ 2, 2 },	/* UVM_SHARED */
 };
 
-static void intr_row(u8 *p, unsigned int i, u16 engine, u32 stall)
+static void intr_row(u8 *p, unsigned int i, u16 engine, u32 stall,
+		     u32 nonstall)
 {
 	u8 *r = p + INTR_ROW + i * INTR_ROW_SIZE;
 
@@ -85,7 +86,7 @@ static void intr_row(u8 *p, unsigned int i, u16 engine, u32 stall)
 	r[1] = engine >> 8;
 	vgsp_put32(r, 4, 0);				/* pmcIntrMask */
 	vgsp_put32(r, 8, stall);
-	vgsp_put32(r, 12, R535_INTR_VECTOR_INVALID);	/* non-stall */
+	vgsp_put32(r, 12, nonstall);
 }
 
 #define SMC_MODE_UNSUPPORTED		0
@@ -333,11 +334,18 @@ static u32 intr_get_kernel_table(struct vgsp_gsp *gsp, u8 *p, u32 size)
 	if (size < INTR_TABLE_MIN_SIZE)
 		return NV_ERR_INVALID_PARAM_STRUCT;
 	memset(p, 0, size);
-	vgsp_put32(p, 0, 3);
-	intr_row(p, 0, R535_MC_ENGINE_IDX_GSP, gsp->chip->irq_vector);
+	vgsp_put32(p, 0, gsp->chip->gr_nonstall_vector ? 4 : 3);
+	intr_row(p, 0, R535_MC_ENGINE_IDX_GSP, gsp->chip->irq_vector,
+		 R535_INTR_VECTOR_INVALID);
 	intr_row(p, 1, R535_MC_ENGINE_IDX_REPLAYABLE_FAULT,
-		 INTR_VEC_REPLAYABLE_FAULT);
-	intr_row(p, 2, R535_MC_ENGINE_IDX_ACCESS_CNTR, INTR_VEC_ACCESS_CNTR);
+		 INTR_VEC_REPLAYABLE_FAULT, R535_INTR_VECTOR_INVALID);
+	intr_row(p, 2, R535_MC_ENGINE_IDX_ACCESS_CNTR, INTR_VEC_ACCESS_CNTR,
+		 R535_INTR_VECTOR_INVALID);
+	/* GR0: no stall vector for CPU-RM, its notification vector */
+	if (gsp->chip->gr_nonstall_vector)
+		intr_row(p, 3, R535_MC_ENGINE_IDX_GR0,
+			 R535_INTR_VECTOR_INVALID,
+			 gsp->chip->gr_nonstall_vector);
 	if (size >= INTR_SUBTREE_MAP + 2 * INTR_CATEGORIES)
 		for (i = 0; i < INTR_CATEGORIES; i++) {
 			p[INTR_SUBTREE_MAP + 2 * i] = intr_subtree_map[i][0];

@@ -157,6 +157,7 @@ enum r535_function {
 /* measured: 535.261.03 asks for 59 (access counter) then 58 (replayable fault) */
 #define R535_MC_ENGINE_IDX_REPLAYABLE_FAULT	58
 #define R535_MC_ENGINE_IDX_ACCESS_CNTR	59
+#define R535_MC_ENGINE_IDX_GR0		82	/* MC_ENGINE_IDX_GR */
 #define R535_INTR_VECTOR_INVALID	0xffffffff
 
 /*
