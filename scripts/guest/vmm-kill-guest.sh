@@ -65,7 +65,7 @@ k=0
 while [ "$k" -lt "$ITERS" ]; do
 	case $((k % 3)) in
 	0) stage="nvidia.ko load" mark='insmod nvidia.ko' span=4 ;;
-	1) stage="nvidia-smi -L" mark='nvidia-smi -L$' span=40 ;;
+	1) stage="nvidia-smi -L" mark='nvidia-smi -L$' span=30 ;;
 	*) stage="nvidia-smi -q" mark='nvidia-smi -q$' span=40 ;;
 	esac
 	log=$RUN/kill$k.console.log
