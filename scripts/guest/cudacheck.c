@@ -15,6 +15,8 @@
  *   must verify byte for byte. --sm-work refused (a backend without SMs, sim): each must
  *   verify or fail cleanly with CUDA_ERROR_LAUNCH_FAILED (no hang, no wrong data), and a new
  *   process must then work;
+ *   a new process with a CU_CTX_SCHED_BLOCKING_SYNC context (its waits sleep until the GPU's
+ *   non-stall interrupt) and a round trip;
  *   cuModuleLoadData of a small sm_90 PTX module (JIT: libnvidia-ptxjitcompiler);
  *   cuLaunchKernel: on the sim backend it is expected to FAIL cleanly (an error from the launch
  *   or from the stream, never a hang and never a fake completion); then the context must still
@@ -472,28 +474,57 @@ static int fresh_check(void)
 	if (!rc)
 		rc = cuCtxCreate_v2(&ctx, ctx_flags, dev);
 	CUresult u = rc ? rc : roundtrip(sizeof(src), src, dst, why, sizeof(why));
+	if (!u && (ctx_flags & 4)) {
+		/* work on the compute channel and a synchronize that sleeps until it is done:
+		 * a 4 KiB memset (written inline by libcuda, no SM needed) */
+		CUdeviceptr p = 0;
+		u = cuMemAlloc_v2(&p, 4096);
+		if (!u)
+			u = cuMemsetD32_v2(p, 0x5eed5eedu, 1024);
+		if (!u)
+			u = cuCtxSynchronize();
+		if (!u)
+			u = cuMemcpyDtoH_v2(dst, p, 4096);
+		for (int i = 0; !u && i < 1024; i++)
+			if (((uint32_t *)dst)[i] != 0x5eed5eedu) {
+				snprintf(why, sizeof(why), "memset word %d is 0x%08x", i,
+					 ((uint32_t *)dst)[i]);
+				u = -1;
+			}
+		if (p)
+			cuMemFree_v2(p);
+	}
 	if (ctx)
 		cuCtxDestroy_v2(ctx);
-	printf("cudacheck: fresh-process %s cuInit/context rc=%d round trip rc=%d %s\n",
-	       u ? "FAIL" : "ok", rc, u, u ? why : "verified");
+	printf("cudacheck: fresh-process %s cuInit/context (flags %u) rc=%d round trip%s rc=%d %s\n",
+	       u ? "FAIL" : "ok", ctx_flags, rc, ctx_flags & 4 ? ", memset + synchronize" : "", u,
+	       u ? why : "verified");
 	return u ? 1 : 0;
 }
 
 /* Run fresh_check in a new process (a sticky error poisons CUDA in this one). */
-static int spawn_fresh_check(void)
+static int spawn_fresh_check_flags(unsigned int flags)
 {
+	char cf[16];
+	snprintf(cf, sizeof(cf), "%u", flags);
 	fflush(stdout);
 	pid_t pid = fork();
 	if (pid < 0)
 		return -1;
 	if (pid == 0) {
-		execl("/proc/self/exe", "cudacheck", "--fresh-check", "1", (char *)NULL);
+		execl("/proc/self/exe", "cudacheck", "--fresh-check", "1", "--ctx-flags", cf,
+		      (char *)NULL);
 		_exit(127);
 	}
 	int st = 0;
 	if (waitpid(pid, &st, 0) < 0)
 		return -1;
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+}
+
+static int spawn_fresh_check(void)
+{
+	return spawn_fresh_check_flags(ctx_flags);
 }
 
 /*
@@ -826,6 +857,12 @@ int main(int argc, char **argv)
 	/* --- work libcuda gives the SMs (DtoD, memsets), one process each ----------------- */
 	enter("sm-work");
 	sm_work(&o);
+
+	/* --- a blocking-sync context: its waits sleep until the GPU's non-stall interrupt ---- */
+	enter("blocking-sync");
+	report("blocking-sync", spawn_fresh_check_flags(4) == 0,
+	       "a new process with CU_CTX_SCHED_BLOCKING_SYNC: context, 64 KiB round trip, a memset "
+	       "on the compute channel and a sleeping synchronize");
 
 	/* --- module, launch, context after the launch ------------------------------------ */
 	enter("module");
