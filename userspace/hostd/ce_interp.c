@@ -115,21 +115,33 @@ static int launch_dma(struct ce_interp *ci, uint32_t v)
 		uint64_t dst = ((uint64_t)ci->out_hi << 32) | ci->out_lo;
 		uint64_t lines = (v & C8B5_LD_MULTI_LINE) ? ci->line_cnt : 1;
 		uint64_t len = ci->line_len;
+		uint64_t pin = lines > 1 ? ci->pitch_in : 0, pout = lines > 1 ? ci->pitch_out : 0;
+		uint64_t span_s, span_d, total;
 		if (len == 0 || lines == 0)
 			return fail(ci, VGSP_BE_EINVAL, m);
-		for (uint64_t l = 0; l < lines; l++) {
-			uint64_t s = src + l * (lines > 1 ? ci->pitch_in : 0);
-			uint64_t d = dst + l * (lines > 1 ? ci->pitch_out : 0);
-			int r = check(ci, s, len, 0, m);
-			if (!r)
-				r = check(ci, d, len, 1, m);
-			if (r)
-				return r;
-			if (ci->execute)
-				memmove(vgsp_regions_host(ci->regions, d, len, 1),
-					vgsp_regions_host(ci->regions, s, len, 0), len);
-			ci->bytes += len;
-		}
+		/*
+		 * The whole extent of each side is checked once, before any line is
+		 * touched: a guest's LINE_COUNT (up to 2^32) with a pitch of 0 must
+		 * not turn into 2^32 checks. Both sides must lie in one region each.
+		 */
+		if (__builtin_mul_overflow(lines - 1, pin, &span_s) ||
+		    __builtin_add_overflow(span_s, len, &span_s) ||
+		    __builtin_mul_overflow(lines - 1, pout, &span_d) ||
+		    __builtin_add_overflow(span_d, len, &span_d) ||
+		    __builtin_mul_overflow(lines, len, &total))
+			return fail(ci, VGSP_BE_EINVAL, m);
+		int r = check(ci, src, span_s, 0, m);
+		if (!r)
+			r = check(ci, dst, span_d, 1, m);
+		if (r)
+			return r;
+		/* the CPU executes a bounded amount per launch */
+		if (ci->execute && (total > CE_INTERP_MAX_EXEC || lines > CE_INTERP_MAX_LINES))
+			return fail(ci, VGSP_BE_ENOTSUP, m);
+		for (uint64_t l = 0; ci->execute && l < lines; l++)
+			memmove(vgsp_regions_host(ci->regions, dst + l * pout, len, 1),
+				vgsp_regions_host(ci->regions, src + l * pin, len, 0), len);
+		ci->bytes += total;
 		ci->copies++;
 	}
 	if (semtype) {

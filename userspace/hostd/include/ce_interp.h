@@ -21,6 +21,11 @@
 
 #include "vgsp_backend.h"
 
+/* Bytes one LAUNCH_DMA may move when the CPU executes it (execute mode). */
+#define CE_INTERP_MAX_EXEC (1ull << 30)
+/* and at most this many lines (each line is one memmove) */
+#define CE_INTERP_MAX_LINES (1ull << 20)
+
 #define VGSP_MAX_REGIONS 32u
 
 struct vgsp_regions {
