@@ -18,41 +18,12 @@
 #include "os_user.h"
 #include "chip.h"
 #include "profiles.h"
-#include "helpers/fake_fe.h"
+#include "helpers/dev_fixture.h"
 #include "gsp/gsp_priv.h"
 #include "abi/r535/r535.h"
 
-struct fx {
-	struct fake_fe fe;
-	struct vgsp_dev *dev;
-};
 
-static int setup(void **state)
-{
-	static const u8 uuid[16] = { 7, 7 };
-	struct fx *f = calloc(1, sizeof(*f));
-
-	vgsp_os_user_init();
-	assert_non_null(f);
-	fake_fe_init(&f->fe, 0x100000, 0x10000);
-	f->dev = vgsp_dev_create(vgsp_profile_find("h100-10g"), uuid, 8,
-				 &fake_fe_ops, &f->fe);
-	assert_non_null(f->dev);
-	*state = f;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	struct fx *f = *state;
-
-	vgsp_dev_destroy(f->dev);
-	fake_fe_fini(&f->fe);
-	free(f);
-	return 0;
-}
-
-static u32 ctl(struct fx *f, u32 cmd, u8 *p, u32 size)
+static u32 ctl(struct dev_fx *f, u32 cmd, u8 *p, u32 size)
 {
 	bool known = false;
 	u32 st = r535_control(f->dev->gsp, cmd, p, size, &known);
@@ -103,7 +74,7 @@ static void test_clock_domain_list(void **state)
 
 static void test_clock_frequencies(void **state)
 {
-	struct fx *f = *state;
+	struct dev_fx *f = *state;
 	const struct vgsp_chip *c = f->dev->profile->chip;
 	u8 p[0x214] = { 0 };
 
@@ -134,12 +105,12 @@ static void test_clock_frequencies(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_clock_mask, setup,
-						teardown),
-		cmocka_unit_test_setup_teardown(test_clock_domain_list, setup,
-						teardown),
-		cmocka_unit_test_setup_teardown(test_clock_frequencies, setup,
-						teardown),
+		cmocka_unit_test_setup_teardown(test_clock_mask, dev_fx_setup,
+						dev_fx_teardown),
+		cmocka_unit_test_setup_teardown(test_clock_domain_list, dev_fx_setup,
+						dev_fx_teardown),
+		cmocka_unit_test_setup_teardown(test_clock_frequencies, dev_fx_setup,
+						dev_fx_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

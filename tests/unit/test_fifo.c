@@ -24,7 +24,7 @@
 #include "mm/mm.h"
 #include "fifo/fifo.h"
 #include "rm/rm.h"
-#include "helpers/fake_fe.h"
+#include "helpers/dev_fixture.h"
 
 #define CLIENT		0xc1e00001
 #define HDEVICE		0x1
@@ -40,37 +40,8 @@
 #define CHID		3
 #define RUNLIST		1
 
-struct fx {
-	struct fake_fe fe;
-	struct vgsp_dev *dev;
-};
 
-static int setup(void **state)
-{
-	static const u8 uuid[16] = { 9, 9 };
-	struct fx *f = calloc(1, sizeof(*f));
-
-	vgsp_os_user_init();
-	assert_non_null(f);
-	fake_fe_init(&f->fe, 0x100000, 0x10000);
-	f->dev = vgsp_dev_create(vgsp_profile_find("h100-10g"), uuid, 8,
-				 &fake_fe_ops, &f->fe);
-	assert_non_null(f->dev);
-	*state = f;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	struct fx *f = *state;
-
-	vgsp_dev_destroy(f->dev);
-	fake_fe_fini(&f->fe);
-	free(f);
-	return 0;
-}
-
-static void fb64(struct fx *f, u64 pa, u64 v)
+static void fb64(struct dev_fx *f, u64 pa, u64 v)
 {
 	u8 b[8];
 
@@ -78,7 +49,7 @@ static void fb64(struct fx *f, u64 pa, u64 v)
 	assert_int_equal(vgsp_fb_write(f->dev, pa, b, 8), 0);
 }
 
-static void fb32(struct fx *f, u64 pa, u32 v)
+static void fb32(struct dev_fx *f, u64 pa, u32 v)
 {
 	u8 b[4];
 
@@ -86,7 +57,7 @@ static void fb32(struct fx *f, u64 pa, u32 v)
 	assert_int_equal(vgsp_fb_write(f->dev, pa, b, 4), 0);
 }
 
-static u32 rd32(struct fx *f, u64 pa)
+static u32 rd32(struct dev_fx *f, u64 pa)
 {
 	u8 b[4];
 
@@ -97,7 +68,7 @@ static u32 rd32(struct fx *f, u64 pa)
 }
 
 /* PD4 → PD3 → PD2 → PD1 → PD0 with one 2 MiB PTE: VA 0 → VA_PA. */
-static void build_vm(struct fx *f)
+static void build_vm(struct dev_fx *f)
 {
 	unsigned int i;
 
@@ -106,7 +77,7 @@ static void build_vm(struct fx *f)
 	fb64(f, PD4 + 0x4000, VA_PA | 1);
 }
 
-static void make_channel(struct fx *f)
+static void make_channel(struct dev_fx *f)
 {
 	struct vgsp_chan_desc d = {
 		.client = CLIENT, .handle = HCHAN, .parent = HDEVICE,
@@ -126,7 +97,7 @@ static void make_channel(struct fx *f)
 }
 
 /* Write @n pushbuffer dwords at PB_VA + @off, queue them as entry @slot. */
-static void submit(struct fx *f, u32 slot, u32 off, const u32 *pb, u32 n)
+static void submit(struct dev_fx *f, u32 slot, u32 off, const u32 *pb, u32 n)
 {
 	u32 i, token = RUNLIST << 16 | CHID;
 
@@ -141,7 +112,7 @@ static void submit(struct fx *f, u32 slot, u32 off, const u32 *pb, u32 n)
 					    &token, 4), 0);
 }
 
-static void wait_gp_get(struct fx *f, u32 want)
+static void wait_gp_get(struct dev_fx *f, u32 want)
 {
 	int i;
 
@@ -156,7 +127,7 @@ static void wait_gp_get(struct fx *f, u32 want)
 
 static void test_fast_scrub_and_semaphores(void **state)
 {
-	struct fx *f = *state;
+	struct dev_fx *f = *state;
 	static const u32 pb[] = {
 		0x20010000, 0x0000c8b5,			/* SET_OBJECT copy */
 		0x200101c0, 0,				/* REMAP_CONST_A */
@@ -214,7 +185,7 @@ static void test_fast_scrub_and_semaphores(void **state)
 /* A compute launch on sim stops the channel with an error notifier. */
 static void test_compute_launch_refused(void **state)
 {
-	struct fx *f = *state;
+	struct dev_fx *f = *state;
 	static const u32 pb[] = {
 		0x20012000, 0x0000cbc0,			/* SET_OBJECT compute, subch 1 */
 		0x200120ad, 0x100,			/* SEND_PCAS_A */
@@ -250,7 +221,7 @@ static void test_compute_launch_refused(void **state)
  */
 static void test_compute_inline_and_semaphore(void **state)
 {
-	struct fx *f = *state;
+	struct dev_fx *f = *state;
 	static const u32 pb[] = {
 		0x20012000, 0x0000cbc0,			/* SET_OBJECT compute, subch 1 */
 		0x20042060, 8, 1, 0, 0x3100,		/* LINE_LENGTH_IN..OFFSET_OUT */
@@ -279,7 +250,7 @@ static void test_compute_inline_and_semaphore(void **state)
  */
 static void test_empty_grid_launch_releases(void **state)
 {
-	struct fx *f = *state;
+	struct dev_fx *f = *state;
 	static const u32 pb[] = {
 		0x20012000, 0x0000cbc0,			/* SET_OBJECT compute, subch 1 */
 		0x200120ad, 0x40,			/* SEND_PCAS_A: QMD at VA 0x4000 */
@@ -367,7 +338,7 @@ static const struct vgsp_backend_ops probe_backend = {
 
 static void test_engine_work_off_device_lock(void **state)
 {
-	struct fx *f = *state;
+	struct dev_fx *f = *state;
 	static const u32 pb[] = {
 		0x20012000, 0x0000cbc0,			/* SET_OBJECT compute, subch 1 */
 		0x200120ad, 0x100,			/* SEND_PCAS_A */
@@ -390,7 +361,7 @@ static void test_engine_work_off_device_lock(void **state)
 
 static void test_unknown_doorbell(void **state)
 {
-	struct fx *f = *state;
+	struct dev_fx *f = *state;
 	u32 token = 0x7f0fff;
 
 	assert_int_equal(vgsp_dev_bar_write(f->dev, VGSP_BAR0, 0xbb0090,
@@ -402,17 +373,17 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_fast_scrub_and_semaphores,
-						setup, teardown),
+						dev_fx_setup, dev_fx_teardown),
 		cmocka_unit_test_setup_teardown(test_compute_launch_refused,
-						setup, teardown),
+						dev_fx_setup, dev_fx_teardown),
 		cmocka_unit_test_setup_teardown(test_compute_inline_and_semaphore,
-						setup, teardown),
+						dev_fx_setup, dev_fx_teardown),
 		cmocka_unit_test_setup_teardown(test_empty_grid_launch_releases,
-						setup, teardown),
+						dev_fx_setup, dev_fx_teardown),
 		cmocka_unit_test_setup_teardown(test_engine_work_off_device_lock,
-						setup, teardown),
-		cmocka_unit_test_setup_teardown(test_unknown_doorbell, setup,
-						teardown),
+						dev_fx_setup, dev_fx_teardown),
+		cmocka_unit_test_setup_teardown(test_unknown_doorbell, dev_fx_setup,
+						dev_fx_teardown),
 	};
 
 	return cmocka_run_group_tests_name("fifo", tests, NULL, NULL);

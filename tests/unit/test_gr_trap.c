@@ -24,7 +24,7 @@
 #include "mm/mm.h"
 #include "fifo/fifo.h"
 #include "rm/rm.h"
-#include "helpers/fake_fe.h"
+#include "helpers/dev_fixture.h"
 
 #define CLIENT		0xc1e00002
 #define HDEVICE		0x1
@@ -46,38 +46,9 @@
 #define INTR_LEAF(i)		(0xb81000 + 4 * (i))
 #define INTR_LEAF_EN_SET(i)	(0xb81200 + 4 * (i))
 
-struct fx {
-	struct fake_fe fe;
-	struct vgsp_dev *dev;
-};
-
-static int setup(void **state)
-{
-	static const u8 uuid[16] = { 7, 7 };
-	struct fx *f = calloc(1, sizeof(*f));
-
-	vgsp_os_user_init();
-	assert_non_null(f);
-	fake_fe_init(&f->fe, 0x100000, 0x10000);
-	f->dev = vgsp_dev_create(vgsp_profile_find("h100-10g"), uuid, 8,
-				 &fake_fe_ops, &f->fe);
-	assert_non_null(f->dev);
-	*state = f;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	struct fx *f = *state;
-
-	vgsp_dev_destroy(f->dev);
-	fake_fe_fini(&f->fe);
-	free(f);
-	return 0;
-}
 
 /* Device lock held. */
-static void put(struct fx *f, u64 pa, u64 v, u32 n)
+static void put(struct dev_fx *f, u64 pa, u64 v, u32 n)
 {
 	u8 b[8];
 
@@ -85,7 +56,7 @@ static void put(struct fx *f, u64 pa, u64 v, u32 n)
 	assert_int_equal(vgsp_fb_write(f->dev, pa, b, n), 0);
 }
 
-static u32 fb_rd(struct fx *f, u64 pa)
+static u32 fb_rd(struct dev_fx *f, u64 pa)
 {
 	u8 b[4];
 
@@ -95,7 +66,7 @@ static u32 fb_rd(struct fx *f, u64 pa)
 	return vgsp_get32(b, 0);
 }
 
-static u32 bar0_rd(struct fx *f, u64 off)
+static u32 bar0_rd(struct dev_fx *f, u64 off)
 {
 	u32 v = 0;
 
@@ -103,13 +74,13 @@ static u32 bar0_rd(struct fx *f, u64 off)
 	return v;
 }
 
-static void bar0_wr(struct fx *f, u64 off, u32 v)
+static void bar0_wr(struct dev_fx *f, u64 off, u32 v)
 {
 	assert_int_equal(vgsp_dev_bar_write(f->dev, VGSP_BAR0, off, &v, 4),
 			 0);
 }
 
-static void make_channel(struct fx *f, u32 engine_type)
+static void make_channel(struct dev_fx *f, u32 engine_type)
 {
 	struct vgsp_chan_desc d = {
 		.client = CLIENT, .handle = HCHAN, .parent = HDEVICE,
@@ -131,7 +102,7 @@ static void make_channel(struct fx *f, u32 engine_type)
 	vgsp_dev_unlock(f->dev);
 }
 
-static void submit(struct fx *f, const u32 *pb, u32 n)
+static void submit(struct dev_fx *f, const u32 *pb, u32 n)
 {
 	u32 i, token = RUNLIST << 16 | CHID;
 
@@ -152,7 +123,7 @@ static void nap(void)
 	nanosleep(&ts, NULL);
 }
 
-static void wait_done(struct fx *f)
+static void wait_done(struct dev_fx *f)
 {
 	int i;
 
@@ -163,7 +134,7 @@ static void wait_done(struct fx *f)
 }
 
 /* The leaf bit is set by the worker after its slice: wait for it. */
-static bool gr_nonstall_pending(struct fx *f)
+static bool gr_nonstall_pending(struct dev_fx *f)
 {
 	int i;
 
@@ -175,7 +146,7 @@ static bool gr_nonstall_pending(struct fx *f)
 	return false;
 }
 
-static u64 irqs(struct fx *f)
+static u64 irqs(struct dev_fx *f)
 {
 	return f->dev->cnt.irqs_gated + f->dev->cnt.irqs_signalled +
 	       f->dev->cnt.irqs_suppressed;
@@ -183,7 +154,7 @@ static u64 irqs(struct fx *f)
 
 static void test_report_semaphore_trap(void **state)
 {
-	struct fx *f = *state;
+	struct dev_fx *f = *state;
 	static const u32 pb[] = {
 		0x20012000, 0x0000cbc0,		/* SET_OBJECT compute, subch 1 */
 		0x200426c0, 0, SEM_VA, 0x99, 0x3, /* REPORT_SEMAPHORE_A..D: TRAP */
@@ -220,7 +191,7 @@ static void test_report_semaphore_trap(void **state)
 /* Reductions and the other operations stay refused. */
 static void test_report_semaphore_acquire_refused(void **state)
 {
-	struct fx *f = *state;
+	struct dev_fx *f = *state;
 	static const u32 pb[] = {
 		0x20012000, 0x0000cbc0,
 		0x200426c0, 0, SEM_VA, 0x99, 0x1, /* OPERATION_ACQUIRE */
@@ -239,7 +210,7 @@ static void test_report_semaphore_acquire_refused(void **state)
 /* Host NON_STALL_INTERRUPT on a GR channel: the same vector. */
 static void test_host_nonstall_gr(void **state)
 {
-	struct fx *f = *state;
+	struct dev_fx *f = *state;
 	static const u32 pb[] = {
 		0x20010008, 0,			/* NON_STALL_INTERRUPT */
 	};
@@ -253,7 +224,7 @@ static void test_host_nonstall_gr(void **state)
 /* On a copy channel: counted, no vector set. */
 static void test_host_nonstall_copy(void **state)
 {
-	struct fx *f = *state;
+	struct dev_fx *f = *state;
 	static const u32 pb[] = {
 		0x20010008, 0,			/* NON_STALL_INTERRUPT */
 	};
@@ -274,13 +245,13 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_report_semaphore_trap,
-						setup, teardown),
+						dev_fx_setup, dev_fx_teardown),
 		cmocka_unit_test_setup_teardown(
-			test_report_semaphore_acquire_refused, setup, teardown),
+			test_report_semaphore_acquire_refused, dev_fx_setup, dev_fx_teardown),
 		cmocka_unit_test_setup_teardown(test_host_nonstall_gr,
-						setup, teardown),
+						dev_fx_setup, dev_fx_teardown),
 		cmocka_unit_test_setup_teardown(test_host_nonstall_copy,
-						setup, teardown),
+						dev_fx_setup, dev_fx_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -21,45 +21,24 @@
 #include "gsp/gsp_priv.h"
 #include "gsp/gsp.h"
 #include "abi/r535/r535.h"
-#include "helpers/fake_fe.h"
+#include "helpers/dev_fixture.h"
 
 #define PRAMIN		0x700000
 #define BAR0_WINDOW	0x10fd40
 #define SYS_IOVA	0x100000
 #define SYS_SIZE	0x10000
 
-struct fx {
-	struct fake_fe fe;
-	struct vgsp_dev *dev;
-};
-
 static int setup(void **state)
 {
-	static const u8 uuid[16] = { 7, 7 };
-	struct fx *f = calloc(1, sizeof(*f));
+	struct dev_fx *f = dev_fx_new(SYS_IOVA, SYS_SIZE, 7);
 
-	vgsp_os_user_init();
 	assert_non_null(f);
-	fake_fe_init(&f->fe, SYS_IOVA, SYS_SIZE);
-	f->dev = vgsp_dev_create(vgsp_profile_find("h100-10g"), uuid, 8,
-				 &fake_fe_ops, &f->fe);
-	assert_non_null(f->dev);
 	fake_bus_master(f->dev);	/* sysmem PTEs are device DMA */
 	*state = f;
 	return 0;
 }
 
-static int teardown(void **state)
-{
-	struct fx *f = *state;
-
-	vgsp_dev_destroy(f->dev);
-	fake_fe_fini(&f->fe);
-	free(f);
-	return 0;
-}
-
-static u32 rd0(struct fx *f, u32 off)
+static u32 rd0(struct dev_fx *f, u32 off)
 {
 	u32 v = 0;
 
@@ -67,12 +46,12 @@ static u32 rd0(struct fx *f, u32 off)
 	return v;
 }
 
-static void wr0(struct fx *f, u32 off, u32 v)
+static void wr0(struct dev_fx *f, u32 off, u32 v)
 {
 	assert_int_equal(vgsp_dev_bar_write(f->dev, VGSP_BAR0, off, &v, 4), 0);
 }
 
-static u32 rd3(struct fx *f, u64 off)
+static u32 rd3(struct dev_fx *f, u64 off)
 {
 	u32 v = 0;
 
@@ -80,12 +59,12 @@ static u32 rd3(struct fx *f, u64 off)
 	return v;
 }
 
-static void wr3(struct fx *f, u64 off, u32 v)
+static void wr3(struct dev_fx *f, u64 off, u32 v)
 {
 	assert_int_equal(vgsp_dev_bar_write(f->dev, VGSP_BAR3, off, &v, 4), 0);
 }
 
-static void fb64(struct fx *f, u64 pa, u64 v)
+static void fb64(struct dev_fx *f, u64 pa, u64 v)
 {
 	u8 b[8];
 
@@ -93,7 +72,7 @@ static void fb64(struct fx *f, u64 pa, u64 v)
 	assert_int_equal(vgsp_fb_write(f->dev, pa, b, 8), 0);
 }
 
-static u32 fb32(struct fx *f, u64 pa)
+static u32 fb32(struct dev_fx *f, u64 pa)
 {
 	u8 b[4];
 
@@ -103,7 +82,7 @@ static u32 fb32(struct fx *f, u64 pa)
 
 static void test_bar0_window(void **state)
 {
-	struct fx *f = *state;
+	struct dev_fx *f = *state;
 	u64 top = f->dev->profile->fb_size - 0x10000;
 
 	/* the window selects 64 KiB granules of FB */
@@ -138,7 +117,7 @@ static void test_bar0_window(void **state)
 #define PTE_VID(a)	((a) | 1ULL)		/* valid, aperture 0 */
 #define PTE_SYS(a)	((a) | 1ULL | (2ULL << 1))
 
-static void build_tables(struct fx *f)
+static void build_tables(struct dev_fx *f)
 {
 	fb64(f, PD3, PDE_VID(PD2));
 	fb64(f, PD2, PDE_VID(PD1));
@@ -156,7 +135,7 @@ static void build_tables(struct fx *f)
 
 static void test_bar2_translation(void **state)
 {
-	struct fx *f = *state;
+	struct dev_fx *f = *state;
 	struct vgsp_gsp *gsp = f->dev->gsp;
 	u8 si[R535_SI_SIZE];
 	u64 faults;
@@ -208,7 +187,7 @@ static void test_bar2_translation(void **state)
 
 static void test_bar2_cycles_rejected(void **state)
 {
-	struct fx *f = *state;
+	struct dev_fx *f = *state;
 	struct vgsp_gsp *gsp = f->dev->gsp;
 	u8 si[R535_SI_SIZE];
 	u64 faults;
@@ -228,7 +207,7 @@ static void test_bar2_cycles_rejected(void **state)
 
 static void test_engine_table_coherent(void **state)
 {
-	struct fx *f = *state;
+	struct dev_fx *f = *state;
 	struct vgsp_gsp *gsp = f->dev->gsp;
 	static u8 di[0xc64], fifo[0xc8c], eng[0xfc];
 	u32 caps = r535_engine_caps(), n, i, caps2 = 0;
@@ -278,7 +257,7 @@ static void test_engine_table_coherent(void **state)
 /* GR0 static info: row 0 filled, rows 1..7 zero, sizes checked */
 static void test_kgr_static_info(void **state)
 {
-	struct fx *f = *state;
+	struct dev_fx *f = *state;
 	struct vgsp_gsp *gsp = f->dev->gsp;
 	static u8 info[8 * 0x35 * 8], sm[8 * (240 * 12 + 4)], fs[8 * 296];
 	static u8 ctx[8 * 0x19 * 8];
@@ -306,15 +285,15 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_bar0_window, setup,
-						teardown),
+						dev_fx_teardown),
 		cmocka_unit_test_setup_teardown(test_bar2_translation, setup,
-						teardown),
+						dev_fx_teardown),
 		cmocka_unit_test_setup_teardown(test_bar2_cycles_rejected,
-						setup, teardown),
+						setup, dev_fx_teardown),
 		cmocka_unit_test_setup_teardown(test_engine_table_coherent,
-						setup, teardown),
+						setup, dev_fx_teardown),
 		cmocka_unit_test_setup_teardown(test_kgr_static_info, setup,
-						teardown),
+						dev_fx_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
