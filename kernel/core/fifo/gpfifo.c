@@ -92,10 +92,14 @@ static int header(struct vgsp_dev *dev, struct vgsp_chan *ch, u32 h,
 		pb->mode = SECOP(h) == SECOP_INC ? PB_INC :
 			   SECOP(h) == SECOP_NINC ? PB_NINC : PB_ONEINC;
 		return VGSP_ENG_OK;
-	case SECOP_IMMD:
-		ch->error_data = H_COUNT(h);	/* kept only if it fails */
-		return vgsp_engine_method(dev, ch, H_SUBCH(h), H_MTHD(h),
-					  H_COUNT(h));
+	case SECOP_IMMD: {
+		int rc = vgsp_engine_method(dev, ch, H_SUBCH(h), H_MTHD(h),
+					    H_COUNT(h));
+
+		if (rc == VGSP_ENG_ERROR)
+			ch->error_data = H_COUNT(h);
+		return rc;
+	}
 	case SECOP_GRP0_TERT:
 	case SECOP_GRP2_TERT:
 		return VGSP_ENG_OK;	/* subdevice masks: one GPU here */
