@@ -160,6 +160,21 @@ static void submit_expect(struct fx *f, const uint32_t *seg, unsigned n, int sta
 	assert_int_equal(f->got[0].status, status);
 }
 
+/* A copy-class segment: offsets, then PITCH_IN/OUT, LINE_LENGTH, LINE_COUNT, then LAUNCH_DMA. */
+static unsigned copy_segment(uint32_t *buf, unsigned cap, const uint32_t off[4],
+			     const uint32_t geo[4], uint32_t launch)
+{
+	struct pb p;
+
+	pb_init(&p, buf, cap);
+	pb_set_object(&p, PB_SUBCH_COPY, 0xC8B5);
+	pb_inc(&p, PB_SUBCH_COPY, C8B5_OFFSET_IN_UPPER, off, 4);
+	pb_inc(&p, PB_SUBCH_COPY, C8B5_PITCH_IN, geo, 4);
+	pb_mthd1(&p, PB_SUBCH_COPY, C8B5_LAUNCH_DMA, launch);
+	assert_int_equal(p.overflow, 0);
+	return (unsigned)p.len;
+}
+
 /*
  * Fuzz finding F1: LINE_COUNT 0xffffffff with pitch 0 was validated (and
  * executed) line by line, hours of work for one guest method. The extent
@@ -169,42 +184,28 @@ static void submit_expect(struct fx *f, const uint32_t *seg, unsigned n, int sta
 static void test_huge_line_count_refused_fast(void **state)
 {
 	struct fx *f = *state;
-	struct pb p;
 	uint32_t buf[256];
 	uint32_t off[4] = { 1, 0, 2, 0 };
 	uint32_t geo[4] = { 0, 0, 16, 0xffffffffu };
 	const uint32_t ld = C8B5_LD_XFER_NON_PIPELINED | C8B5_LD_SRC_PITCH |
 			    C8B5_LD_DST_PITCH | C8B5_LD_MULTI_LINE;
 	struct timespec t0, t1;
+	unsigned n = copy_segment(buf, 256, off, geo, ld);
 
-	pb_init(&p, buf, 256);
-	pb_set_object(&p, PB_SUBCH_COPY, 0xC8B5);
-	pb_inc(&p, PB_SUBCH_COPY, C8B5_OFFSET_IN_UPPER, off, 4);
-	pb_inc(&p, PB_SUBCH_COPY, C8B5_PITCH_IN, geo, 4);
-	pb_mthd1(&p, PB_SUBCH_COPY, C8B5_LAUNCH_DMA, ld);
-	assert_int_equal(p.overflow, 0);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	submit_expect(f, buf, (unsigned)p.len, VGSP_BE_ENOTSUP);
+	submit_expect(f, buf, n, VGSP_BE_ENOTSUP);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	assert_true(t1.tv_sec - t0.tv_sec < 2);
 
 	/* 2 lines of 16 bytes, pitch BUF: the second line is past the region */
 	geo[0] = geo[1] = BUF;
 	geo[3] = 2;
-	pb_init(&p, buf, 256);
-	pb_set_object(&p, PB_SUBCH_COPY, 0xC8B5);
-	pb_inc(&p, PB_SUBCH_COPY, C8B5_OFFSET_IN_UPPER, off, 4);
-	pb_inc(&p, PB_SUBCH_COPY, C8B5_PITCH_IN, geo, 4);
-	pb_mthd1(&p, PB_SUBCH_COPY, C8B5_LAUNCH_DMA, ld);
-	submit_expect(f, buf, (unsigned)p.len, VGSP_BE_EFAULT);
+	n = copy_segment(buf, 256, off, geo, ld);
+	submit_expect(f, buf, n, VGSP_BE_EFAULT);
 	/* a pitch that wraps 64 bits */
 	geo[0] = 0xffffffffu;
-	pb_init(&p, buf, 256);
-	pb_set_object(&p, PB_SUBCH_COPY, 0xC8B5);
-	pb_inc(&p, PB_SUBCH_COPY, C8B5_OFFSET_IN_UPPER, off, 4);
-	pb_inc(&p, PB_SUBCH_COPY, C8B5_PITCH_IN, geo, 4);
-	pb_mthd1(&p, PB_SUBCH_COPY, C8B5_LAUNCH_DMA, ld);
-	submit_expect(f, buf, (unsigned)p.len, VGSP_BE_EFAULT);
+	n = copy_segment(buf, 256, off, geo, ld);
+	submit_expect(f, buf, n, VGSP_BE_EFAULT);
 }
 
 static void test_scanner_refusals(void **state)
