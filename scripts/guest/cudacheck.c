@@ -503,23 +503,30 @@ static int fresh_check(void)
 }
 
 /* Run fresh_check in a new process (a sticky error poisons CUDA in this one). */
-static int spawn_fresh_check_flags(unsigned int flags)
+/* This program again in a new process with @args (NULL-terminated, args[0] its name): its exit
+ * status, 128 + the signal that ended it, or -1 when it could not be started. */
+static int run_self(char *const args[])
 {
-	char cf[16];
-	snprintf(cf, sizeof(cf), "%u", flags);
 	fflush(stdout);
 	pid_t pid = fork();
 	if (pid < 0)
 		return -1;
 	if (pid == 0) {
-		execl("/proc/self/exe", "cudacheck", "--fresh-check", "1", "--ctx-flags", cf,
-		      (char *)NULL);
+		execv("/proc/self/exe", args);
 		_exit(127);
 	}
 	int st = 0;
 	if (waitpid(pid, &st, 0) < 0)
 		return -1;
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+static int spawn_fresh_check_flags(unsigned int flags)
+{
+	char cf[16];
+	snprintf(cf, sizeof(cf), "%u", flags);
+	char *const args[] = { "cudacheck", "--fresh-check", "1", "--ctx-flags", cf, NULL };
+	return run_self(args);
 }
 
 static int spawn_fresh_check(void)
@@ -618,26 +625,17 @@ static void sm_work(const struct opts *o)
 			char opv[8], byv[24];
 			snprintf(opv, sizeof(opv), "%d", op);
 			snprintf(byv, sizeof(byv), "%zu", sizes[k]);
-			fflush(stdout);
+			char to[16], cf[16];
+			snprintf(to, sizeof(to), "%u", stage_timeout);
+			snprintf(cf, sizeof(cf), "%u", ctx_flags);
+			char *const args[] = { "cudacheck", "--op", opv, "--op-bytes", byv,
+					       "--stage-timeout", to, "--ctx-flags", cf, NULL };
 			enter("sm-work");	/* the watchdog counts per operation */
-			pid_t pid = fork();
-			if (pid < 0) {
+			int code = run_self(args);
+			if (code < 0) {
 				report("sm-work", 0, "fork failed");
 				return;
 			}
-			if (pid == 0) {
-				char to[16];
-				snprintf(to, sizeof(to), "%u", stage_timeout);
-				char cf[16];
-				snprintf(cf, sizeof(cf), "%u", ctx_flags);
-				execl("/proc/self/exe", "cudacheck", "--op", opv, "--op-bytes", byv,
-				      "--stage-timeout", to, "--ctx-flags", cf, (char *)NULL);
-				_exit(127);
-			}
-			int st = 0, code;
-			code = waitpid(pid, &st, 0) < 0 ? -1 :
-			       WIFEXITED(st)	      ? WEXITSTATUS(st) :
-							128 + WTERMSIG(st);
 			if (code == 0) {
 				n_sm_verified++;
 			} else if (code == SM_REFUSED && !o->sm_run) {
