@@ -21,10 +21,30 @@ struct vgsp_aperture *vgsp_aperture_new(u64 size, u64 cap)
 	return ap;
 }
 
+struct vgsp_aperture *vgsp_aperture_new_flat(u64 size, void *base)
+{
+	struct vgsp_aperture *ap;
+
+	if (!base || !size)
+		return NULL;
+	ap = vgsp_zalloc(sizeof(*ap));
+	if (!ap)
+		return NULL;
+	ap->size = size;
+	ap->cap = size;
+	ap->backed = size;
+	ap->flat = base;
+	return ap;
+}
+
 void vgsp_aperture_clear(struct vgsp_aperture *ap)
 {
 	u32 i;
 
+	if (ap->flat) {
+		memset(ap->flat, 0, ap->size);
+		return;
+	}
 	for (i = 0; i < ap->nchunks; i++) {
 		vgsp_free(ap->chunks[i]);
 		ap->chunks[i] = NULL;
@@ -36,7 +56,8 @@ void vgsp_aperture_free(struct vgsp_aperture *ap)
 {
 	if (!ap)
 		return;
-	vgsp_aperture_clear(ap);
+	if (!ap->flat)
+		vgsp_aperture_clear(ap);
 	vgsp_free(ap->chunks);
 	vgsp_free(ap);
 }
@@ -46,6 +67,10 @@ void vgsp_aperture_read(const struct vgsp_aperture *ap, u64 off, void *buf,
 {
 	u8 *out = buf;
 
+	if (ap->flat) {
+		memcpy(out, ap->flat + off, len);
+		return;
+	}
 	while (len) {
 		u32 c = (u32)(off / VGSP_APERTURE_CHUNK);
 		u32 in = (u32)(off % VGSP_APERTURE_CHUNK);
@@ -89,6 +114,10 @@ int vgsp_aperture_write(struct vgsp_aperture *ap, u64 off, const void *buf,
 {
 	const u8 *in_buf = buf;
 
+	if (ap->flat) {
+		memcpy(ap->flat + off, in_buf, len);
+		return 0;
+	}
 	while (len) {
 		u32 c = (u32)(off / VGSP_APERTURE_CHUNK);
 		u32 in = (u32)(off % VGSP_APERTURE_CHUNK);
@@ -114,6 +143,19 @@ int vgsp_aperture_fill(struct vgsp_aperture *ap, u64 off, u32 pattern,
 {
 	u64 start = off;
 
+	if (ap->flat) {
+		u8 *p = ap->flat + off;
+		u64 i;
+
+		/* the scrub of a whole FB is a repeated byte: one memset */
+		if (pattern == (pattern & 0xff) * 0x01010101U) {
+			memset(p, pattern & 0xff, len);
+			return 0;
+		}
+		for (i = 0; i < len; i++)
+			p[i] = (u8)(pattern >> (8 * (i & 3)));
+		return 0;
+	}
 	while (len) {
 		u32 c = (u32)(off / VGSP_APERTURE_CHUNK);
 		u32 in = (u32)(off % VGSP_APERTURE_CHUNK);

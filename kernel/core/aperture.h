@@ -16,6 +16,13 @@
 
 struct vgsp_aperture {
 	u64 size;
+	/*
+	 * Flat mode: one block of memory the frontend owns (a physical
+	 * backend registers it with the GPU, which reads and writes it
+	 * behind the core's back), so every access goes to it and nothing
+	 * is sparse or released.
+	 */
+	u8 *flat;
 	u64 cap;		/* most bytes of backing */
 	u64 backed;		/* bytes allocated so far */
 	u32 nchunks;
@@ -24,6 +31,8 @@ struct vgsp_aperture {
 
 /* @cap: most bytes of backing (VGSP_APERTURE_CAP for the BARs). */
 struct vgsp_aperture *vgsp_aperture_new(u64 size, u64 cap);
+/* Flat: @size bytes at @base, zeroed by the caller; never freed here. */
+struct vgsp_aperture *vgsp_aperture_new_flat(u64 size, void *base);
 void vgsp_aperture_free(struct vgsp_aperture *ap);
 /* Drop all backing (reset: the next tenant reads zeroes). */
 void vgsp_aperture_clear(struct vgsp_aperture *ap);

@@ -51,10 +51,54 @@ struct vgsp_backend_ops {
 	 * this slice), -EFAULT for an unmapped address, other -errno.
 	 */
 	int (*ce_xfer)(struct vgsp_dev *dev, struct vgsp_ce_xfer *x);
-	/* A compute launch of the QMD at @qmd_va in @ch's address space. */
+	/*
+	 * A compute launch of the QMD at @qmd_va in @ch's address space,
+	 * done when this returns: 0, -EFAULT (the GPU faulted on the
+	 * channel's memory), other -errno. Fifo lock held, device lock not.
+	 */
 	int (*gr_launch)(struct vgsp_dev *dev, struct vgsp_chan *ch,
 			 u64 qmd_va);
+	/*
+	 * A backend that runs the launch on a GPU needs the compute-class
+	 * state the guest set on the channel: with gr_state, gr.c records
+	 * it in ch->gr_rec (see struct vgsp_gr_rec) for gr_launch.
+	 */
+	bool gr_state;
+	/* Optional: @ch is gone (freed, reset). Both locks held. */
+	void (*chan_gone)(struct vgsp_dev *dev, struct vgsp_chan *ch);
 };
+
+/* One method of a class: byte offset and data. */
+struct vgsp_mthd {
+	u32 mthd, data;
+};
+
+#define VGSP_GR_REC_MTHDS	4096	/* method offsets below 0x4000 */
+#define VGSP_GR_REC_LOG		4096
+
+/*
+ * The compute-class state methods of one channel, for a backend that
+ * replays them on its own channel before a launch: @log holds the ones
+ * since the last launch in order (complete from the channel's start while
+ * @from_start); @val/@set the last value of every method ever written,
+ * for a backend channel that starts over (after a fault) or a full log.
+ */
+struct vgsp_gr_rec {
+	u32 val[VGSP_GR_REC_MTHDS];
+	u8 set[VGSP_GR_REC_MTHDS / 8];
+	u32 nlog;
+	bool overflow;			/* @log lost methods since the launch */
+	bool from_start;		/* no launch consumed @log yet */
+	struct vgsp_mthd log[VGSP_GR_REC_LOG];
+};
+
+/* The backend consumed the log (a launch was sent). */
+static inline void vgsp_gr_rec_consumed(struct vgsp_gr_rec *r)
+{
+	r->nlog = 0;
+	r->overflow = false;
+	r->from_start = false;
+}
 
 extern const struct vgsp_backend_ops vgsp_backend_sim;
 

@@ -84,6 +84,17 @@ struct vgsp_dev *vgsp_dev_create(const struct vgsp_profile *profile,
 				 const u8 uuid[16], unsigned int msix_vectors,
 				 const struct vgsp_fe_ops *fe_ops, void *fe)
 {
+	return vgsp_dev_create_opts(profile, uuid, msix_vectors, fe_ops, fe,
+				    NULL);
+}
+
+struct vgsp_dev *vgsp_dev_create_opts(const struct vgsp_profile *profile,
+				      const u8 uuid[16],
+				      unsigned int msix_vectors,
+				      const struct vgsp_fe_ops *fe_ops,
+				      void *fe,
+				      const struct vgsp_dev_opts *opts)
+{
 	struct vgsp_dev *dev;
 
 	if (!profile || !fe_ops || !msix_vectors ||
@@ -108,6 +119,12 @@ struct vgsp_dev *vgsp_dev_create(const struct vgsp_profile *profile,
 	dev->bar1 = vgsp_aperture_new(profile->bar1_size, VGSP_APERTURE_CAP);
 	dev->bar3 = vgsp_aperture_new(VGSP_BAR3_SIZE, VGSP_APERTURE_CAP);
 	dev->backend = &vgsp_backend_sim;
+	if (opts && opts->backend) {
+		dev->backend = opts->backend;
+		dev->backend_priv = opts->backend_priv;
+	}
+	if (opts)
+		dev->fb_flat = opts->fb_flat;
 	if (!dev->bar1 || !dev->bar3 || vgsp_mm_create(dev) ||
 	    vgsp_rm_create(dev) || vgsp_fifo_create(dev))
 		goto err;

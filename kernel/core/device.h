@@ -47,6 +47,8 @@ struct vgsp_dev {
 	struct vgsp_fifo *fifo;		/* channels, doorbells (fifo/) */
 	struct vgsp_rm *rm;		/* VA spaces, TSGs (rm/) */
 	const struct vgsp_backend_ops *backend;	/* executes engine work */
+	void *backend_priv;		/* the backend's per-instance state */
+	void *fb_flat;			/* FB store memory the frontend owns */
 	struct vgsp_gsp *gsp;		/* emulated GSP (gsp/) */
 	u64 timer_offset_ns;		/* PTIMER = host clock + offset */
 	struct vgsp_lock *log_lock;	/* the limiter: both workers log */
@@ -64,6 +66,24 @@ struct vgsp_dev {
 struct vgsp_dev *vgsp_dev_create(const struct vgsp_profile *profile,
 				 const u8 uuid[16], unsigned int msix_vectors,
 				 const struct vgsp_fe_ops *fe_ops, void *fe);
+/*
+ * What a frontend may choose beyond the defaults (sim backend, sparse FB
+ * store). A physical backend needs the FB store in one block it can
+ * register with the GPU: @fb_flat, the profile's fb_size bytes, zeroed,
+ * owned by the frontend and outliving the instance.
+ */
+struct vgsp_dev_opts {
+	const struct vgsp_backend_ops *backend;
+	void *backend_priv;
+	void *fb_flat;
+};
+
+struct vgsp_dev *vgsp_dev_create_opts(const struct vgsp_profile *profile,
+				      const u8 uuid[16],
+				      unsigned int msix_vectors,
+				      const struct vgsp_fe_ops *fe_ops,
+				      void *fe,
+				      const struct vgsp_dev_opts *opts);
 void vgsp_dev_destroy(struct vgsp_dev *dev);
 
 /* Power-on state again; the UUID and counters survive. */

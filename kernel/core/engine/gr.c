@@ -113,10 +113,43 @@ static int report_semaphore(struct vgsp_dev *dev, struct vgsp_chan *ch,
 	return VGSP_ENG_OK;
 }
 
+/*
+ * A state method for a backend that replays them (backend->gr_state):
+ * the last value per method, and the methods since the last launch in
+ * order. The record is the backend's only copy, so a failed allocation
+ * stops the channel rather than launching with state missing.
+ */
+static int record(struct vgsp_chan *ch, u32 mthd, u32 data)
+{
+	struct vgsp_gr_rec *r = ch->gr_rec;
+	u32 i = mthd >> 2;
+
+	if (!r) {
+		r = vgsp_zalloc(sizeof(*r));
+		if (!r)
+			return refuse(ch);
+		r->from_start = true;
+		ch->gr_rec = r;
+	}
+	if (i >= VGSP_GR_REC_MTHDS)
+		return refuse(ch);
+	r->val[i] = data;
+	r->set[i / 8] |= 1U << (i % 8);
+	if (r->nlog < VGSP_GR_REC_LOG) {
+		r->log[r->nlog].mthd = mthd;
+		r->log[r->nlog].data = data;
+		r->nlog++;
+	} else {
+		r->overflow = true;
+	}
+	return VGSP_ENG_OK;
+}
+
 int vgsp_gr_method(struct vgsp_dev *dev, struct vgsp_chan *ch, u32 mthd,
 		   u32 data)
 {
 	struct vgsp_gr_regs *r = &ch->gr;
+	int ret;
 
 	switch (mthd) {
 	case M_LINE_LENGTH_IN:
@@ -152,12 +185,16 @@ int vgsp_gr_method(struct vgsp_dev *dev, struct vgsp_chan *ch, u32 mthd,
 	case M_SEND_SIGNALING_PCAS_B:
 	case M_SEND_SIGNALING_PCAS2_B:
 		ch->st.gr_launches++;
-		if (dev->backend->gr_launch(dev, ch, ch->gr_qmd_va)) {
-			ch->error_code = VGSP_RC_GR_EXCEPTION;
+		ret = dev->backend->gr_launch(dev, ch, ch->gr_qmd_va);
+		if (ret) {
+			ch->error_code = ret == -EFAULT ? VGSP_RC_MMU_FAULT :
+				VGSP_RC_GR_EXCEPTION;
 			return VGSP_ENG_ERROR;
 		}
 		return VGSP_ENG_OK;
 	default:
+		if (dev->backend->gr_state)
+			return record(ch, mthd, data);
 		return VGSP_ENG_OK;
 	}
 }

@@ -181,7 +181,8 @@ static int mem_op(struct vgsp_dev *dev, struct vgsp_chan *ch, u32 d)
 	switch (d >> 27) {
 	case MOP_TLB_INVALIDATE:
 	case MOP_TLB_INVALIDATE_TGT:
-		/* sim walks on every access: nothing cached to drop */
+		/* sim walks on every access; a mirroring backend resyncs */
+		vgsp_mm_pt_changed(dev);
 		ch->st.tlb_invalidates++;
 		return VGSP_ENG_OK;
 	default:

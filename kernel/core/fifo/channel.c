@@ -103,13 +103,26 @@ int vgsp_fifo_create(struct vgsp_dev *dev)
 	return 0;
 }
 
+/* @ch goes: the backend drops its part, then the slot is free. Both locks. */
+static void chan_release(struct vgsp_dev *dev, struct vgsp_chan *ch)
+{
+	if (dev->backend->chan_gone)
+		dev->backend->chan_gone(dev, ch);
+	vgsp_free(ch->gr_rec);
+	memset(ch, 0, sizeof(*ch));
+}
+
 void vgsp_fifo_destroy(struct vgsp_dev *dev)
 {
 	struct vgsp_fifo *f = dev->fifo;
+	unsigned int i;
 
 	if (!f)
 		return;
 	vgsp_os->worker_stop(f->worker);
+	for (i = 0; i < VGSP_FIFO_MAX_CHANNELS; i++)
+		if (f->chan[i].used)
+			chan_release(dev, &f->chan[i]);
 	dev->fifo = NULL;
 	vgsp_os->lock_free(f->lock);
 	vgsp_free(f);
@@ -118,11 +131,14 @@ void vgsp_fifo_destroy(struct vgsp_dev *dev)
 void vgsp_fifo_reset(struct vgsp_dev *dev)
 {
 	struct vgsp_fifo *f = dev->fifo;
+	unsigned int i;
 
 	if (!f)
 		return;
 	vgsp_os->lock(f->lock);
-	memset(f->chan, 0, sizeof(f->chan));
+	for (i = 0; i < VGSP_FIFO_MAX_CHANNELS; i++)
+		if (f->chan[i].used)
+			chan_release(dev, &f->chan[i]);
 	vgsp_store_bool(&f->gr_nonstall, false);
 	vgsp_os->unlock(f->lock);
 }
@@ -178,7 +194,7 @@ void vgsp_fifo_chan_prune(struct vgsp_dev *dev, u32 client,
 
 		if (ch->used && ch->d.client == client &&
 		    !alive(dev, client, ch->d.handle)) {
-			memset(ch, 0, sizeof(*ch));
+			chan_release(dev, ch);
 			f->st.chan_frees++;
 		}
 	}

@@ -8,8 +8,8 @@
  *    the work-submit token; TIME_0/1 (+0x80/+0x84) the GPU time UVM reads;
  *  - the MMU-invalidate registers (VF + 0x30A0/0x30A4/0x30B0): CPU-RM
  *    polls TRIGGER (bit 31) for 0, so the register is a strobe. A trigger
- *    is the resync point for a physical backend; sim walks page tables on
- *    every access and only counts it.
+ *    bumps mm->pt_gen, the resync point of a mirroring backend; sim walks
+ *    page tables on every access.
  */
 #include "fifo.h"
 
@@ -41,7 +41,10 @@ static u32 time_read(struct vgsp_dev *dev, const struct vgsp_reg *reg,
 static void invalidate_write(struct vgsp_dev *dev, const struct vgsp_reg *reg,
 			     unsigned int idx, u32 old, u32 val)
 {
-	if ((val & MMU_INVALIDATE_TRIGGER) && dev->fifo)
+	if (!(val & MMU_INVALIDATE_TRIGGER))
+		return;
+	vgsp_mm_pt_changed(dev);
+	if (dev->fifo)
 		dev->fifo->st.tlb_invalidates++;
 }
 

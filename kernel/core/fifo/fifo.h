@@ -118,6 +118,7 @@ struct vgsp_chan {
 		u32 i2m_launch;		/* LAUNCH_DMA of the inline transfer */
 		u64 i2m_total, i2m_done;
 	} gr;
+	struct vgsp_gr_rec *gr_rec;	/* backend->gr_state only */
 	struct vgsp_chan_stats st;
 };
 

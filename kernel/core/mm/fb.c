@@ -142,7 +142,9 @@ int vgsp_mm_create(struct vgsp_dev *dev)
 
 	if (!mm)
 		return -ENOMEM;
-	mm->fb = vgsp_aperture_new(dev->profile->fb_size,
+	mm->fb = dev->fb_flat ?
+		 vgsp_aperture_new_flat(dev->profile->fb_size, dev->fb_flat) :
+		 vgsp_aperture_new(dev->profile->fb_size,
 				   dev->profile->fb_size);
 	mm->fb_lock = vgsp_os->lock_new();
 	if (!mm->fb || !mm->fb_lock) {

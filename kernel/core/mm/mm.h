@@ -58,6 +58,12 @@ struct vgsp_mm {
 	struct vgsp_lock *fb_lock;
 	u64 bar_pdb[VGSP_VIEW_COUNT];	/* GSP-RM's roots in FB (static info) */
 	bool bar_active[VGSP_VIEW_COUNT];
+	/*
+	 * Bumped (atomically) at every guest TLB invalidate, the BAR0
+	 * register or a MEM_OP: the points where the guest says its page
+	 * tables changed. A backend that mirrors them resyncs when it moved.
+	 */
+	u64 pt_gen;
 	struct vgsp_mm_stats st;
 };
 
@@ -94,6 +100,23 @@ int vgsp_mem_read(struct vgsp_dev *dev, enum vgsp_mem_target t, u64 pa,
 		  void *buf, u32 len);
 int vgsp_mem_write(struct vgsp_dev *dev, enum vgsp_mem_target t, u64 pa,
 		   const void *buf, u32 len);
+
+/* The guest invalidated its TLBs: page tables may have changed. */
+static inline void vgsp_mm_pt_changed(struct vgsp_dev *dev)
+{
+	vgsp_inc(&dev->mm->pt_gen);
+}
+
+/*
+ * Every valid leaf mapping of @vm, in VA order, one call per page (the
+ * 4 KiB pieces of a 64 KiB page a small table overrides, where both map).
+ * @fn returns 0 to go on, anything else stops the walk and is returned.
+ * Tables that cannot be read are skipped (counted in mmu_faults). At most
+ * @max_tables page tables are read (a guest's tree is bounded): -E2BIG.
+ */
+typedef int (*vgsp_mmu_leaf_fn)(void *ctx, u64 va, const struct vgsp_xlate *x);
+int vgsp_mmu_for_each(struct vgsp_dev *dev, const struct vgsp_vm *vm,
+		      u32 max_tables, vgsp_mmu_leaf_fn fn, void *ctx);
 
 /* Walk @vm for @va. 0, or -EFAULT (counted in mmu_faults). */
 int vgsp_mmu_translate(struct vgsp_dev *dev, const struct vgsp_vm *vm,

@@ -181,3 +181,190 @@ int vgsp_vm_write(struct vgsp_dev *dev, const struct vgsp_vm *vm, u64 va,
 {
 	return vm_rw(dev, vm, va, (u8 *)buf, len, true);
 }
+
+/* ---- enumeration of every mapping (a mirroring backend's resync) ---- */
+
+#define TABLE_BYTES		4096
+
+struct enum_walk {
+	struct vgsp_dev *dev;
+	u32 max_tables, ntables;
+	vgsp_mmu_leaf_fn fn;
+	void *ctx;
+	u8 *buf[6];		/* one table per level: PD4..PD0, small PT */
+	u8 *big;		/* the big-page table beside the small one */
+};
+
+/* A whole table into @b; -E2BIG past the bound, -EFAULT unreadable. */
+static int enum_read(struct enum_walk *w, u64 pde, u64 mask, u8 *b, u32 len)
+{
+	if (++w->ntables > w->max_tables)
+		return -E2BIG;
+	if (vgsp_mem_read(w->dev, pde_target(pde), pde & mask, b, len)) {
+		vgsp_inc(&w->dev->mm->st.mmu_faults);
+		return -EFAULT;
+	}
+	return 0;
+}
+
+/* A valid PTE of a @shift page at @va → @fn; peer pages are skipped. */
+static int enum_leaf(struct enum_walk *w, u64 va, u64 e, unsigned int shift,
+		     u64 sub)
+{
+	struct vgsp_xlate x;
+
+	x.page = 1ULL << shift;
+	x.kind = PTE_KIND(e);
+	x.ro = PTE_PCF(e) & PTE_PCF_RO;
+	switch (E_APERTURE(e)) {
+	case 0:
+		x.target = VGSP_MEM_VID;
+		x.pa = (e & PTE_VID_ADDR_MASK) + sub;
+		break;
+	case 1:
+		vgsp_inc(&w->dev->mm->st.mmu_faults);
+		return 0;
+	default:
+		x.target = VGSP_MEM_SYS;
+		x.pa = (e & PTE_SYS_ADDR_MASK) + sub;
+		break;
+	}
+	return w->fn(w->ctx, va, &x);
+}
+
+/* The 2 MiB at @va under one dual PD0 entry. */
+static int enum_pd0_entry(struct enum_walk *w, u64 va, u64 lo, u64 hi)
+{
+	u8 *small = w->buf[5], *big = w->big;
+	bool has_small = false, has_big = false;
+	unsigned int b, j;
+	int ret;
+
+	if (lo & E_VALID)
+		return enum_leaf(w, va, lo, PD0_LO, 0);
+	if (E_APERTURE(hi)) {
+		ret = enum_read(w, hi, PDE_ADDR_MASK, small, TABLE_BYTES);
+		if (ret == -E2BIG)
+			return ret;
+		has_small = !ret;
+	}
+	if (E_APERTURE(lo)) {
+		ret = enum_read(w, lo, PDE_BIG_ADDR_MASK, big, 32 * PTE_SIZE);
+		if (ret == -E2BIG)
+			return ret;
+		has_big = !ret;
+	}
+	for (b = 0; b < 32; b++) {
+		u64 be = has_big ? vgsp_get64(big, b * PTE_SIZE) : 0;
+		u64 bva = va + ((u64)b << BIG_SHIFT);
+		bool any_small = false;
+
+		for (j = 0; has_small && j < 16; j++)
+			if (vgsp_get64(small, (b * 16 + j) * PTE_SIZE) & E_VALID)
+				any_small = true;
+		if (!any_small) {
+			if (be & E_VALID) {
+				ret = enum_leaf(w, bva, be, BIG_SHIFT, 0);
+				if (ret)
+					return ret;
+			}
+			continue;
+		}
+		/* the small table wins where both map the address */
+		for (j = 0; j < 16; j++) {
+			u64 se = vgsp_get64(small, (b * 16 + j) * PTE_SIZE);
+			u64 sva = bva + ((u64)j << SMALL_SHIFT);
+
+			if (se & E_VALID)
+				ret = enum_leaf(w, sva, se, SMALL_SHIFT, 0);
+			else if (be & E_VALID)
+				ret = enum_leaf(w, sva, be, SMALL_SHIFT,
+						(u64)j << SMALL_SHIFT);
+			else
+				ret = 0;
+			if (ret)
+				return ret;
+		}
+	}
+	return 0;
+}
+
+/* Level @lvl (0 = PD4 .. 3 = PD1, 4 = PD0) of the table now in buf[lvl]. */
+static int enum_level(struct enum_walk *w, unsigned int lvl, u64 va_base)
+{
+	u8 *t = w->buf[lvl];
+	unsigned int i, n;
+	int ret;
+
+	if (lvl == 4) {
+		for (i = 0; i < 256; i++) {
+			u64 lo = vgsp_get64(t, i * DUAL_PDE_SIZE);
+			u64 hi = vgsp_get64(t, i * DUAL_PDE_SIZE + 8);
+
+			if (!(lo & E_VALID) && !E_APERTURE(lo) && !E_APERTURE(hi))
+				continue;
+			ret = enum_pd0_entry(w, va_base + ((u64)i << PD0_LO),
+					     lo, hi);
+			if (ret)
+				return ret;
+		}
+		return 0;
+	}
+	n = 1U << (pd[lvl].hi - pd[lvl].lo + 1);
+	for (i = 0; i < n; i++) {
+		u64 e = vgsp_get64(t, i * PDE_SIZE);
+		u64 va = va_base + ((u64)i << pd[lvl].lo);
+
+		if (e & E_VALID) {
+			if (lvl == 3) {		/* only PD1 maps pages */
+				ret = enum_leaf(w, va, e, pd[lvl].lo, 0);
+				if (ret)
+					return ret;
+			}
+			continue;
+		}
+		if (!E_APERTURE(e))
+			continue;
+		ret = enum_read(w, e, PDE_ADDR_MASK, w->buf[lvl + 1],
+				TABLE_BYTES);
+		if (ret == -EFAULT)
+			continue;
+		if (!ret)
+			ret = enum_level(w, lvl + 1, va);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+int vgsp_mmu_for_each(struct vgsp_dev *dev, const struct vgsp_vm *vm,
+		      u32 max_tables, vgsp_mmu_leaf_fn fn, void *ctx)
+{
+	struct enum_walk w = { .dev = dev, .max_tables = max_tables,
+			       .fn = fn, .ctx = ctx };
+	unsigned int i;
+	int ret = -ENOMEM;
+
+	if (vm->target == VGSP_MEM_PEER)
+		return -EFAULT;
+	for (i = 0; i < VGSP_ARRAY_SIZE(w.buf); i++) {
+		w.buf[i] = vgsp_zalloc(TABLE_BYTES);
+		if (!w.buf[i])
+			goto out;
+	}
+	w.big = vgsp_zalloc(32 * PTE_SIZE);
+	if (!w.big)
+		goto out;
+	/* the root: PD4, two entries, where the VM says it is */
+	ret = ++w.ntables > max_tables ? -E2BIG :
+	      vgsp_mem_read(dev, vm->target, vm->pdb, w.buf[0], 2 * PDE_SIZE);
+	if (!ret)
+		ret = enum_level(&w, 0, 0);
+	else if (ret != -E2BIG)
+		ret = -EFAULT;
+out:
+	for (i = 0; i < VGSP_ARRAY_SIZE(w.buf); i++)
+		vgsp_free(w.buf[i]);
+	vgsp_free(w.big);
+	return ret;
+}

@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * hostd_fwd.h - running a guest's compute launches on the physical GPU
+ * with the guest's GPU address space mirrored at the same virtual
+ * addresses (docs/forwarding.md, ../shared/docs/reference/forwarding-map.md
+ * §8). Three layers:
+ *
+ *  - backing: host memory the GPU may reach, registered with RM as an
+ *    OS descriptor (the instance's FB store, each guest-RAM DMA window);
+ *  - hd_vas:  one host VA space per guest VA space, its guest-usable
+ *    ranges reserved before any channel exists, holding exactly the runs
+ *    the caller hands to hd_vas_sync() (the planner diffs old and new);
+ *  - hd_fwd_chan: a compute channel in such a VA space; a launch replays
+ *    the guest's compute-class state methods, sends the guest's QMD by
+ *    its VA (the GPU reads it, and everything it names, through the
+ *    mirror) and waits for a fence. The channel is allocated with
+ *    DENY_PHYSICAL_MODE_CE | DENY_AUTH_LEVEL_PRIV, so nothing a guest
+ *    writes reaches memory outside its mirror.
+ */
+#ifndef VGSP_HOSTD_FWD_H
+#define VGSP_HOSTD_FWD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hostd.h"
+
+/* ---- base: client, device, subdevice, usermode page; no channel ------- */
+/* Fails (-1, d->stage/d->last_status say where) if the driver is not the
+ * branch hostd's ABI was written for (hd_driver_version() names it). */
+int hd_open_base(struct hd_dev *d, FILE *log);
+/* "580.159.04" or "" if the query failed */
+const char *hd_driver_version(struct hd_dev *d);
+
+/* ---- host memory the GPU may reach ------------------------------------ */
+struct hd_backing {
+	uint32_t h;        /* RM handle of the OS-descriptor object */
+	void *cpu;         /* page-aligned */
+	uint64_t size;     /* multiple of 4 KiB */
+};
+/* NV01_MEMORY_SYSTEM_OS_DESCRIPTOR on /dev/nvidia0 (RM pins the pages). */
+int hd_backing_register(struct hd_dev *d, void *cpu, uint64_t size,
+			struct hd_backing *b);
+void hd_backing_unregister(struct hd_dev *d, struct hd_backing *b);
+
+/* ---- mirrored VA spaces ------------------------------------------------ */
+/* One mapping: [va, va+len) -> [off, off+len) of memory object hmem. */
+struct hd_run {
+	uint64_t va, len;
+	uint32_t hmem;
+	uint64_t off;
+	bool ro;
+};
+
+/* Guest VAs that can be mirrored: [HD_VA_MIN, HD_VA_MAX) minus the host
+ * RM's reserved [4 GiB, 4.5 GiB). hd_vas_sync() skips (and counts) runs
+ * outside; hostd's own buffers live above HD_VA_MAX. */
+#define HD_VA_MIN 0x100000ull
+#define HD_VA_RSVD_LO 0x100000000ull
+#define HD_VA_RSVD_HI 0x120000000ull
+#define HD_VA_MAX (1ull << 56)
+
+struct hd_vas {
+	uint32_t hvas, hvirt, rsv_lo, rsv_hi;
+	struct hd_run *runs;   /* what is mapped now, sorted by va */
+	size_t nruns, cap;
+	uint64_t maps, unmaps, map_errors, skipped, syncs;
+};
+/* FERMI_VASPACE_A (REQUIRE_FIXED_OFFSET) + the two NV50 reservations. */
+int hd_vas_create(struct hd_dev *d, struct hd_vas *v);
+/*
+ * Make the host VA space map exactly @runs (sorted by va, non-overlapping;
+ * 4 KiB-aligned va/len/off): unmap runs that went or changed, map the new
+ * ones (explicit 4 KiB page size, returned VA checked), one TLB invalidate
+ * at the end. 0, or -1 with v->map_errors counted (the mirror is then
+ * whatever succeeded; the next sync retries).
+ */
+int hd_vas_sync(struct hd_dev *d, struct hd_vas *v, const struct hd_run *runs,
+		size_t n);
+void hd_vas_destroy(struct hd_dev *d, struct hd_vas *v);
+
+/* The planner behind hd_vas_sync, pure (unit-tested with fake ops). */
+struct hd_plan_ops {
+	int (*unmap)(void *ctx, const struct hd_run *r);
+	int (*map)(void *ctx, const struct hd_run *r);
+};
+/* Calls unmap for every old run not identical in new, then map for every
+ * new run not identical in old. Returns the number of failed calls. */
+int hd_plan_apply(const struct hd_run *old, size_t nold,
+		  const struct hd_run *new_runs, size_t nnew,
+		  const struct hd_plan_ops *ops, void *ctx);
+
+/* ---- compute channels in a mirrored VA space --------------------------- */
+struct hd_fwd_chan {
+	uint32_t tsg, ctxshare, chan, gr, token;
+	struct hd_mem ring;    /* GPFIFO + USERD (hostd's, above HD_VA_MAX) */
+	struct hd_mem pbm;     /* pushbuffer */
+	struct hd_mem fence;   /* 4 KiB sysmem: fence word at 0 */
+	struct hd_mem notif;   /* error notifier */
+	uint32_t gp_entries, gp_put, seq;
+	uint64_t pb_off;
+	bool dead;             /* RC'd or timed out: close and reopen */
+};
+/* A method of the compute class: byte offset and data. */
+struct hd_mthd {
+	uint32_t mthd, data;
+};
+int hd_fwd_chan_open(struct hd_dev *d, struct hd_vas *v, struct hd_fwd_chan *c);
+/*
+ * Send @n compute-class methods (in order), then SEND_PCAS_A(qmd_va >> 8)
+ * + SEND_SIGNALING_PCAS2_B(INVALIDATE_SCHEDULE), then a host semaphore
+ * release with WFI of ++seq into the fence; wait up to @timeout_ns.
+ * 0 done; -ETIMEDOUT; -EFAULT the channel was RC'd (*rc = notifier
+ * info32, e.g. 31 MMU fault); -EIO other failure. Any error marks the
+ * channel dead.
+ */
+int hd_fwd_launch(struct hd_dev *d, struct hd_fwd_chan *c,
+		  const struct hd_mthd *m, size_t n, uint64_t qmd_va,
+		  uint64_t timeout_ns, uint32_t *rc);
+void hd_fwd_chan_close(struct hd_dev *d, struct hd_fwd_chan *c);
+
+#endif
