@@ -125,6 +125,21 @@ void vfu_dma_remove_all(struct vfu_dma *d,
 	}
 }
 
+uint8_t *vfu_dma_window(struct vfu_dma *d, uint64_t iova, bool *writable)
+{
+	uint8_t *base = NULL;
+	unsigned int i;
+
+	pthread_mutex_lock(&d->lock);
+	for (i = 0; i < d->n; i++)
+		if (d->win[i].iova == iova) {
+			base = d->win[i].base;
+			*writable = d->win[i].writable;
+		}
+	pthread_mutex_unlock(&d->lock);
+	return base;
+}
+
 static const struct vfu_dma_win *find(const struct vfu_dma *d, uint64_t iova)
 {
 	unsigned int i;

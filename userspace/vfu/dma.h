@@ -33,6 +33,8 @@ struct vfu_dma {
 void vfu_dma_init(struct vfu_dma *d);
 /* Takes ownership of @fd (closed after mmap; -1 allowed). 0 or -errno. */
 int vfu_dma_add(struct vfu_dma *d, const struct vfu_dma_map *m, int fd);
+/* The mapping of the window starting at @iova, NULL if none or no fd. */
+uint8_t *vfu_dma_window(struct vfu_dma *d, uint64_t iova, bool *writable);
 /* Exact (iova, size) match of an existing window; -ENOENT otherwise. */
 int vfu_dma_remove(struct vfu_dma *d, uint64_t iova, uint64_t size);
 /* Drops every window; calls @cb(arg, iova, size) for each (may be NULL). */

@@ -5,6 +5,11 @@
  *
  *   vgsp-vfu --socket PATH [--profile h100-10g] [--uuid UUID] [--msix N]
  *            [--stats FILE] [--log FILE] [--log-reads N] [--log-dma] [--persist]
+ *            [--backend sim|hostd] [--rm-log FILE]
+ *
+ * --backend hostd (a build with HOSTD=1, on a machine with an NVIDIA GPU):
+ * compute launches run on the GPU (backend_hostd.h); the instance refuses
+ * to start if the GPU cannot be used. --rm-log: hostd's RM call log.
  *
  * The core's views (counters, info, bar0_unknown, GSP views) plus our own
  * frontend view are written to --stats every second, after each client's
@@ -28,6 +33,15 @@
 #include "os_user.h"
 #include "codec.h"
 #include "server.h"
+#ifdef VGSP_HOSTD
+#include "backend_hostd.h"
+
+static const struct vfu_be_hooks hostd_hooks = {
+	.dma_added = vfu_hostd_dma_added,
+	.dma_removed = vfu_hostd_dma_removed,
+	.show = vfu_hostd_show,
+};
+#endif
 
 static volatile sig_atomic_t stop_flag, dump_flag;
 static const char *stats_path;
@@ -70,6 +84,10 @@ static void show_views(struct vfu_server *s, FILE *f)
 	}
 	fprintf(f, "== vfu\n");
 	vfu_server_show(s, f);
+	if (s->be && s->be->show) {
+		fprintf(f, "== backend\n");
+		s->be->show(s->be_arg, f);
+	}
 }
 
 /* Write to FILE.tmp then rename: readers never see a half-written file. */
@@ -151,7 +169,8 @@ static int listen_unix(const char *path)
 static void usage(void)
 {
 	fprintf(stderr, "usage: vgsp-vfu --socket PATH [--profile ID] [--uuid UUID] "
-		"[--msix N] [--stats FILE] [--log FILE] [--log-reads N] [--log-dma] [--persist]\n");
+		"[--msix N] [--stats FILE] [--log FILE] [--log-reads N] [--log-dma] [--persist]\n"
+		"                [--backend sim|hostd] [--rm-log FILE]\n");
 }
 
 int main(int argc, char **argv)
@@ -166,10 +185,18 @@ int main(int argc, char **argv)
 		{ "log-reads", required_argument, NULL, 'r' },
 		{ "persist", no_argument, NULL, 'P' },
 		{ "log-dma", no_argument, NULL, 'D' },
+		{ "backend", required_argument, NULL, 'B' },
+		{ "rm-log", required_argument, NULL, 'R' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
 	const char *sock = NULL, *profile_id = "h100-10g", *log_path = NULL;
+	const char *backend = "sim", *rm_log_path = NULL;
+	struct vgsp_dev_opts dopts = { 0 };
+#ifdef VGSP_HOSTD
+	struct vfu_hostd *hostd = NULL;
+	FILE *rm_log = NULL;
+#endif
 	u8 uuid[16] = { 0x56, 0x67, 0x73, 0x70, 0, 0, 0x40, 0, 0x80, 0, 0, 0, 0, 0, 0, 1 };
 	unsigned long msix = 8, log_reads = 4;
 	bool persist = false, log_dma = false;
@@ -204,6 +231,8 @@ int main(int argc, char **argv)
 		case 'r': log_reads = strtoul(optarg, NULL, 0); break;
 		case 'P': persist = true; break;
 		case 'D': log_dma = true; break;
+		case 'B': backend = optarg; break;
+		case 'R': rm_log_path = optarg; break;
 		default: usage(); return c == 'h' ? 0 : 2;
 		}
 	}
@@ -232,7 +261,35 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
-	s->dev = vgsp_dev_create(prof, uuid, (unsigned int)msix, &vfu_fe_ops, s);
+	if (!strcmp(backend, "hostd")) {
+#ifdef VGSP_HOSTD
+		if (rm_log_path) {
+			rm_log = fopen(rm_log_path, "w");
+			if (!rm_log) {
+				perror("vgsp-vfu: --rm-log");
+				return 1;
+			}
+			setvbuf(rm_log, NULL, _IOLBF, 0);
+		}
+		hostd = vfu_hostd_open(prof, rm_log);
+		if (!hostd) {
+			fprintf(stderr, "vgsp-vfu: --backend hostd: refusing to start (see above)\n");
+			return 1;
+		}
+		vfu_hostd_dev_opts(hostd, &dopts);
+		s->be = &hostd_hooks;
+		s->be_arg = hostd;
+#else
+		fprintf(stderr, "vgsp-vfu: --backend hostd: this build has no hostd (make -C userspace/vfu HOSTD=1)\n");
+		return 2;
+#endif
+	} else if (strcmp(backend, "sim")) {
+		fprintf(stderr, "vgsp-vfu: unknown --backend '%s' (sim or hostd)\n", backend);
+		return 2;
+	}
+	(void)rm_log_path;
+	s->dev = vgsp_dev_create_opts(prof, uuid, (unsigned int)msix, &vfu_fe_ops,
+				      s, &dopts);
 	if (!s->dev) {
 		fprintf(stderr, "vgsp-vfu: cannot create the device\n");
 		return 1;
@@ -281,5 +338,10 @@ int main(int argc, char **argv)
 		fclose(s->log);
 	vgsp_dev_destroy(s->dev);
 	vfu_server_fini(s);
+#ifdef VGSP_HOSTD
+	vfu_hostd_close(hostd);
+	if (rm_log)
+		fclose(rm_log);
+#endif
 	return ret < 0 ? 1 : 0;
 }

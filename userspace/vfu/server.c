@@ -174,7 +174,11 @@ static uint64_t le_val(const uint8_t *d, uint32_t n)
 
 static void dev_unmapped(void *arg, uint64_t iova, uint64_t size)
 {
-	vgsp_dev_dma_unmapped(((struct vfu_server *)arg)->dev, iova, size);
+	struct vfu_server *s = arg;
+
+	vgsp_dev_dma_unmapped(s->dev, iova, size);
+	if (s->be && s->be->dma_removed)
+		s->be->dma_removed(s->be_arg, iova, size);
 }
 
 static void close_fds(int *fds, unsigned int nfds)
@@ -214,6 +218,17 @@ static int h_dma_map(struct vfu_server *s, const uint8_t *p, size_t plen,
 		if (ret == -EPERM)
 			fprintf(stderr, "vgsp-vfu: DMA_MAP iova=0x%llx refused: the memory file is not sealed with F_SEAL_SHRINK (use memory-backend-memfd with seal=on, the default)\n",
 				(unsigned long long)m.iova);
+		if (!ret && s->be && s->be->dma_added) {
+			bool wr = false;
+			uint8_t *base = vfu_dma_window(&s->dma, m.iova, &wr);
+
+			/* read-only windows (ROMs) stay out of the GPU's reach */
+			if (base && wr)
+				ret = s->be->dma_added(s->be_arg, m.iova,
+						       m.size, base);
+			if (ret)
+				vfu_dma_remove(&s->dma, m.iova, m.size);
+		}
 	}
 	tlog(s, "DMA_MAP iova=0x%llx size=0x%llx off=0x%llx flags=%u fd=%s -> %d",
 	     (unsigned long long)m.iova, (unsigned long long)m.size,
@@ -233,6 +248,8 @@ static int h_dma_unmap(struct vfu_server *s, const uint8_t *p, size_t plen,
 		} else {
 			/* Tell the core first: it must stop relying on the range. */
 			vgsp_dev_dma_unmapped(s->dev, u.iova, u.size);
+			if (s->be && s->be->dma_removed)
+				s->be->dma_removed(s->be_arg, u.iova, u.size);
 			ret = vfu_dma_remove(&s->dma, u.iova, u.size);
 		}
 	}

@@ -22,6 +22,17 @@ struct vgsp_fe_ops;
 
 #define VFU_TOUCH_SLOTS 8192
 
+/*
+ * A backend that must know the client's memory (hostd registers each
+ * window with the GPU). dma_added failing refuses the DMA_MAP; every hook
+ * runs without the DMA lock held, dma_removed before the unmap.
+ */
+struct vfu_be_hooks {
+	int (*dma_added)(void *arg, uint64_t iova, uint64_t size, void *base);
+	void (*dma_removed)(void *arg, uint64_t iova, uint64_t size);
+	void (*show)(void *arg, FILE *f);
+};
+
 struct vfu_server {
 	struct vgsp_dev *dev;
 	struct vfu_dma dma;
@@ -43,6 +54,9 @@ struct vfu_server {
 	uint64_t errs[VFU_CMD_MAX + 1];
 	uint64_t bad_msgs, bytes_in, bytes_out, conns;
 	const char *irq_mode_last;	/* after the latest SET_IRQS */
+
+	const struct vfu_be_hooks *be;	/* NULL: sim */
+	void *be_arg;
 
 	uint8_t *rx, *tx;	/* VFU_MAX_MSG each */
 	volatile sig_atomic_t *stop;

@@ -1,0 +1,555 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * The hostd backend of vgsp-vfu (see backend_hostd.h).
+ *
+ * Locking: gr_launch runs on the core's fifo worker (fifo lock held),
+ * chan_gone under the device and fifo locks, the DMA hooks on the socket
+ * thread with no core lock. h->mu serialises every RM call and the tables
+ * here; it is taken after the core's locks and before the DMA lock (the
+ * resync reads guest page tables in guest RAM), never the other way.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+
+#include "device.h"
+#include "backend.h"
+#include "mm/mm.h"
+#include "fifo/fifo.h"
+#include "hostd_fwd.h"
+#include "backend_hostd.h"
+
+#define MAX_WINDOWS		64
+#define MAX_VAS			32
+#define MAX_TABLES		65536	/* page tables one resync may read */
+#define LAUNCH_TIMEOUT_NS	(10ULL * 1000000000ULL)
+
+struct win {
+	uint64_t iova, size;
+	struct hd_backing b;
+};
+
+struct mirror {
+	bool used;
+	struct vgsp_vm vm;		/* the guest's root */
+	struct hd_vas v;
+	unsigned int users;		/* fwd channels on it */
+	bool synced;
+	uint64_t gen;			/* mm->pt_gen at the last resync */
+};
+
+struct fwd {
+	bool used;
+	const struct vgsp_chan *ch;	/* the core's slot */
+	u32 client, handle;
+	struct mirror *m;
+	struct hd_fwd_chan c;
+	bool fresh;			/* no state replayed on it yet */
+};
+
+struct run_buf {
+	struct vfu_hostd *h;
+	struct hd_run *r;
+	size_t n, cap;
+	uint64_t unbacked;		/* leaves with no memory behind them */
+	int err;
+};
+
+struct vfu_hostd {
+	pthread_mutex_t mu;
+	struct hd_dev d;
+	FILE *log;
+	const struct vgsp_profile *prof;
+	uint8_t *fb;			/* the FB store */
+	struct hd_backing fb_b;
+	struct win win[MAX_WINDOWS];
+	unsigned int nwin;
+	struct mirror mir[MAX_VAS];
+	struct fwd fwd[VGSP_FIFO_MAX_CHANNELS];
+	/* counters (the "hostd" section of --stats) */
+	uint64_t launches, launch_errors, faults, timeouts, resyncs,
+		 resync_errors, unbacked, windows_refused, chan_opens;
+	uint64_t last_launch_ns, max_launch_ns, last_resync_ns, max_resync_ns;
+	uint32_t last_rc;
+};
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/* ---- the guest's mappings as runs of host memory -------------------- */
+
+static int push_run(struct run_buf *rb, uint64_t va, uint64_t len,
+		    uint32_t hmem, uint64_t off, bool ro)
+{
+	struct hd_run *last = rb->n ? &rb->r[rb->n - 1] : NULL;
+
+	/* contiguous in VA and in the same object: one map call */
+	if (last && last->va + last->len == va && last->hmem == hmem &&
+	    last->off + last->len == off && last->ro == ro) {
+		last->len += len;
+		return 0;
+	}
+	if (rb->n == rb->cap) {
+		size_t cap = rb->cap ? rb->cap * 2 : 1024;
+		struct hd_run *r = realloc(rb->r, cap * sizeof(*r));
+
+		if (!r)
+			return -ENOMEM;
+		rb->r = r;
+		rb->cap = cap;
+	}
+	rb->r[rb->n++] = (struct hd_run){ .va = va, .len = len, .hmem = hmem,
+					 .off = off, .ro = ro };
+	return 0;
+}
+
+/* One guest page → the registered memory behind it (split at windows). */
+static int leaf(void *ctx, u64 va, const struct vgsp_xlate *x)
+{
+	struct run_buf *rb = ctx;
+	struct vfu_hostd *h = rb->h;
+	u64 pa = x->pa, len = x->page;
+	unsigned int i;
+	int ret;
+
+	if (x->target == VGSP_MEM_VID) {
+		if (pa >= h->fb_b.size || len > h->fb_b.size - pa) {
+			rb->unbacked++;
+			return 0;
+		}
+		return push_run(rb, va, len, h->fb_b.h, pa, x->ro);
+	}
+	while (len) {
+		struct win *w = NULL;
+		u64 n;
+
+		for (i = 0; i < h->nwin; i++)
+			if (pa >= h->win[i].iova &&
+			    pa - h->win[i].iova < h->win[i].size)
+				w = &h->win[i];
+		if (!w) {
+			/* not guest RAM we were given: the GPU gets nothing */
+			rb->unbacked++;
+			pa += 4096;
+			va += 4096;
+			len = len > 4096 ? len - 4096 : 0;
+			continue;
+		}
+		n = w->size - (pa - w->iova);
+		if (n > len)
+			n = len;
+		ret = push_run(rb, va, n, w->b.h, pa - w->iova, x->ro);
+		if (ret)
+			return ret;
+		pa += n;
+		va += n;
+		len -= n;
+	}
+	return 0;
+}
+
+static int resync(struct vfu_hostd *h, struct vgsp_dev *dev, struct mirror *m,
+		  uint64_t gen)
+{
+	struct run_buf rb = { .h = h };
+	uint64_t t0 = now_ns(), dt;
+	int ret;
+
+	ret = vgsp_mmu_for_each(dev, &m->vm, MAX_TABLES, leaf, &rb);
+	if (!ret)
+		ret = hd_vas_sync(&h->d, &m->v, rb.r, rb.n) ? -EIO : 0;
+	h->unbacked += rb.unbacked;
+	free(rb.r);
+	dt = now_ns() - t0;
+	h->last_resync_ns = dt;
+	if (dt > h->max_resync_ns)
+		h->max_resync_ns = dt;
+	h->resyncs++;
+	if (ret) {
+		h->resync_errors++;
+		return ret;
+	}
+	m->synced = true;
+	m->gen = gen;
+	return 0;
+}
+
+static struct mirror *mirror_get(struct vfu_hostd *h, const struct vgsp_vm *vm)
+{
+	struct mirror *free_m = NULL;
+	unsigned int i;
+
+	for (i = 0; i < MAX_VAS; i++) {
+		struct mirror *m = &h->mir[i];
+
+		if (m->used && m->vm.pdb == vm->pdb &&
+		    m->vm.target == vm->target)
+			return m;
+		if (!m->used && !free_m)
+			free_m = m;
+	}
+	if (!free_m)
+		return NULL;
+	memset(free_m, 0, sizeof(*free_m));
+	if (hd_vas_create(&h->d, &free_m->v))
+		return NULL;
+	free_m->used = true;
+	free_m->vm = *vm;
+	return free_m;
+}
+
+static void mirror_put(struct vfu_hostd *h, struct mirror *m)
+{
+	if (!m || --m->users)
+		return;
+	hd_vas_destroy(&h->d, &m->v);
+	memset(m, 0, sizeof(*m));
+}
+
+static struct fwd *fwd_find(struct vfu_hostd *h, const struct vgsp_chan *ch)
+{
+	unsigned int i;
+
+	for (i = 0; i < VGSP_FIFO_MAX_CHANNELS; i++)
+		if (h->fwd[i].used && h->fwd[i].ch == ch &&
+		    h->fwd[i].client == ch->d.client &&
+		    h->fwd[i].handle == ch->d.handle)
+			return &h->fwd[i];
+	return NULL;
+}
+
+static void fwd_close(struct vfu_hostd *h, struct fwd *f)
+{
+	hd_fwd_chan_close(&h->d, &f->c);
+	mirror_put(h, f->m);
+	memset(f, 0, sizeof(*f));
+}
+
+/* The host channel of @ch, (re)opened in @m when it has none or died. */
+static struct fwd *fwd_get(struct vfu_hostd *h, const struct vgsp_chan *ch,
+			   struct mirror *m)
+{
+	struct fwd *f = fwd_find(h, ch);
+	unsigned int i;
+
+	if (f && f->c.dead)
+		fwd_close(h, f), f = NULL;
+	if (f)
+		return f;
+	for (i = 0; i < VGSP_FIFO_MAX_CHANNELS && h->fwd[i].used; i++)
+		;
+	if (i == VGSP_FIFO_MAX_CHANNELS)
+		return NULL;
+	f = &h->fwd[i];
+	memset(f, 0, sizeof(*f));
+	if (hd_fwd_chan_open(&h->d, &m->v, &f->c))
+		return NULL;
+	f->used = true;
+	f->ch = ch;
+	f->client = ch->d.client;
+	f->handle = ch->d.handle;
+	f->m = m;
+	f->fresh = true;
+	m->users++;
+	h->chan_opens++;
+	return f;
+}
+
+/*
+ * The methods to replay: the log since the last launch, or, on a host
+ * channel that starts over (or a log that overflowed), every method's
+ * last value in method order.
+ */
+static struct hd_mthd *replay_list(const struct vgsp_gr_rec *r, bool fresh,
+				   size_t *n)
+{
+	struct hd_mthd *m;
+	size_t i, k = 0;
+
+	*n = 0;
+	if (!r)
+		return NULL;
+	if ((fresh && !r->from_start) || r->overflow) {
+		m = calloc(VGSP_GR_REC_MTHDS, sizeof(*m));
+		if (!m)
+			return NULL;
+		for (i = 0; i < VGSP_GR_REC_MTHDS; i++)
+			if (r->set[i / 8] & (1U << (i % 8)))
+				m[k++] = (struct hd_mthd){ (u32)i << 2,
+							   r->val[i] };
+	} else {
+		m = calloc(r->nlog ? r->nlog : 1, sizeof(*m));
+		if (!m)
+			return NULL;
+		for (i = 0; i < r->nlog; i++)
+			m[k++] = (struct hd_mthd){ r->log[i].mthd,
+						   r->log[i].data };
+	}
+	*n = k;
+	return m;
+}
+
+static int hostd_gr_launch(struct vgsp_dev *dev, struct vgsp_chan *ch,
+			   u64 qmd_va)
+{
+	struct vfu_hostd *h = dev->backend_priv;
+	uint64_t gen = vgsp_load64(&dev->mm->pt_gen), t0 = now_ns(), dt;
+	struct hd_mthd *m = NULL;
+	struct mirror *mir;
+	struct fwd *f;
+	uint32_t rc = 0;
+	size_t n;
+	int ret;
+
+	if (!ch->vm_ok)
+		return -EFAULT;
+	pthread_mutex_lock(&h->mu);
+	h->launches++;
+	f = fwd_find(h, ch);
+	mir = f ? f->m : mirror_get(h, &ch->vm);
+	ret = -EIO;
+	if (!mir)
+		goto out;
+	if (!mir->synced || mir->gen != gen) {
+		ret = resync(h, dev, mir, gen);
+		if (ret)
+			goto out;
+	}
+	ret = -EIO;
+	f = fwd_get(h, ch, mir);
+	if (!f) {
+		if (!mir->users) {	/* made for this launch only */
+			hd_vas_destroy(&h->d, &mir->v);
+			memset(mir, 0, sizeof(*mir));
+		}
+		goto out;
+	}
+	m = replay_list(ch->gr_rec, f->fresh, &n);
+	if (ch->gr_rec && !m)
+		goto out;
+	ret = hd_fwd_launch(&h->d, &f->c, m, n, qmd_va, LAUNCH_TIMEOUT_NS,
+			    &rc);
+	if (!ret) {
+		f->fresh = false;
+		if (ch->gr_rec)
+			vgsp_gr_rec_consumed(ch->gr_rec);
+	} else if (ret == -EFAULT) {
+		h->faults++;
+		h->last_rc = rc;
+	} else if (ret == -ETIMEDOUT) {
+		h->timeouts++;
+	}
+out:
+	if (ret)
+		h->launch_errors++;
+	dt = now_ns() - t0;
+	h->last_launch_ns = dt;
+	if (dt > h->max_launch_ns)
+		h->max_launch_ns = dt;
+	pthread_mutex_unlock(&h->mu);
+	free(m);
+	if (ret && ret != -EFAULT)
+		vgsp_dev_log(dev, VGSP_LOG_WARN, "vgsp: %s: channel %u: launch of QMD 0x%llx on the GPU failed (%d, RM stage %s status 0x%x)\n",
+			     dev->name, ch->d.chid, (unsigned long long)qmd_va,
+			     ret, h->d.stage ? h->d.stage : "-",
+			     h->d.last_status);
+	return ret;
+}
+
+static void hostd_chan_gone(struct vgsp_dev *dev, struct vgsp_chan *ch)
+{
+	struct vfu_hostd *h = dev->backend_priv;
+	struct fwd *f;
+
+	pthread_mutex_lock(&h->mu);
+	f = fwd_find(h, ch);
+	if (f)
+		fwd_close(h, f);
+	pthread_mutex_unlock(&h->mu);
+}
+
+static struct vgsp_backend_ops hostd_ops = {
+	.name = "hostd",
+	.gr_launch = hostd_gr_launch,
+	.gr_state = true,
+	.chan_gone = hostd_chan_gone,
+};
+
+/* ---- windows --------------------------------------------------------- */
+
+int vfu_hostd_dma_added(void *arg, uint64_t iova, uint64_t size, void *base)
+{
+	struct vfu_hostd *h = arg;
+	struct win *w;
+	int ret = 0;
+
+	if (!base)
+		return 0;		/* no fd: the core cannot reach it either */
+	pthread_mutex_lock(&h->mu);
+	if (h->nwin == MAX_WINDOWS) {
+		ret = -ENOSPC;
+	} else {
+		w = &h->win[h->nwin];
+		memset(w, 0, sizeof(*w));
+		if (hd_backing_register(&h->d, base, size, &w->b)) {
+			ret = -EIO;
+		} else {
+			w->iova = iova;
+			w->size = size;
+			h->nwin++;
+		}
+	}
+	if (ret)
+		h->windows_refused++;
+	pthread_mutex_unlock(&h->mu);
+	if (ret)
+		fprintf(stderr, "vgsp-vfu: hostd: guest memory iova 0x%llx size 0x%llx cannot be given to the GPU (%d, RM status 0x%x): refused\n",
+			(unsigned long long)iova, (unsigned long long)size, ret,
+			h->d.last_status);
+	return ret;
+}
+
+void vfu_hostd_dma_removed(void *arg, uint64_t iova, uint64_t size)
+{
+	struct vfu_hostd *h = arg;
+	unsigned int i, j;
+
+	pthread_mutex_lock(&h->mu);
+	for (i = 0; i < h->nwin; i++) {
+		if (h->win[i].iova != iova || h->win[i].size != size)
+			continue;
+		hd_backing_unregister(&h->d, &h->win[i].b);
+		h->win[i] = h->win[--h->nwin];
+		/* mirrors named it: map again from the guest's tables */
+		for (j = 0; j < MAX_VAS; j++)
+			h->mir[j].synced = false;
+		break;
+	}
+	pthread_mutex_unlock(&h->mu);
+}
+
+/* ---- life ------------------------------------------------------------ */
+
+struct vfu_hostd *vfu_hostd_open(const struct vgsp_profile *prof,
+				 FILE *rm_log)
+{
+	struct vfu_hostd *h = calloc(1, sizeof(*h));
+	uint64_t t0 = now_ns();
+
+	if (!h)
+		return NULL;
+	pthread_mutex_init(&h->mu, NULL);
+	h->prof = prof;
+	h->log = rm_log;
+	if (hd_open_base(&h->d, rm_log)) {
+		fprintf(stderr, "vgsp-vfu: hostd: the GPU cannot be used: stage '%s', RM status 0x%x, driver '%s'\n",
+			h->d.stage ? h->d.stage : "open",
+			h->d.last_status, hd_driver_version(&h->d));
+		free(h);
+		return NULL;
+	}
+	h->fb = mmap(NULL, prof->fb_size, PROT_READ | PROT_WRITE,
+		     MAP_SHARED | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (h->fb == MAP_FAILED) {
+		perror("vgsp-vfu: hostd: FB store");
+		hd_close(&h->d);
+		free(h);
+		return NULL;
+	}
+	if (hd_backing_register(&h->d, h->fb, prof->fb_size, &h->fb_b)) {
+		fprintf(stderr, "vgsp-vfu: hostd: the FB store (%llu MiB) cannot be registered with the GPU: RM status 0x%x\n",
+			(unsigned long long)(prof->fb_size >> 20),
+			h->d.last_status);
+		munmap(h->fb, prof->fb_size);
+		hd_close(&h->d);
+		free(h);
+		return NULL;
+	}
+	fprintf(stderr, "vgsp-vfu: hostd: driver %s, FB store %llu MiB registered in %llu ms\n",
+		hd_driver_version(&h->d),
+		(unsigned long long)(prof->fb_size >> 20),
+		(unsigned long long)((now_ns() - t0) / 1000000));
+	return h;
+}
+
+void vfu_hostd_dev_opts(struct vfu_hostd *h, struct vgsp_dev_opts *o)
+{
+	hostd_ops.ce_xfer = vgsp_backend_sim.ce_xfer;
+	o->backend = &hostd_ops;
+	o->backend_priv = h;
+	o->fb_flat = h->fb;
+}
+
+void vfu_hostd_show(void *arg, FILE *f)
+{
+	struct vfu_hostd *h = arg;
+	unsigned int i, nm = 0, nf = 0;
+
+	pthread_mutex_lock(&h->mu);
+	for (i = 0; i < MAX_VAS; i++)
+		nm += h->mir[i].used;
+	for (i = 0; i < VGSP_FIFO_MAX_CHANNELS; i++)
+		nf += h->fwd[i].used;
+	fprintf(f, "driver %s fb_store_mib %llu windows %u windows_refused %llu\n",
+		hd_driver_version(&h->d),
+		(unsigned long long)(h->fb_b.size >> 20), h->nwin,
+		(unsigned long long)h->windows_refused);
+	fprintf(f, "launches %llu launch_errors %llu faults %llu timeouts %llu last_rc %u chan_opens %llu channels %u mirrors %u\n",
+		(unsigned long long)h->launches,
+		(unsigned long long)h->launch_errors,
+		(unsigned long long)h->faults,
+		(unsigned long long)h->timeouts, h->last_rc,
+		(unsigned long long)h->chan_opens, nf, nm);
+	fprintf(f, "resyncs %llu resync_errors %llu unbacked_leaves %llu launch_us last %llu max %llu resync_us last %llu max %llu\n",
+		(unsigned long long)h->resyncs,
+		(unsigned long long)h->resync_errors,
+		(unsigned long long)h->unbacked,
+		(unsigned long long)(h->last_launch_ns / 1000),
+		(unsigned long long)(h->max_launch_ns / 1000),
+		(unsigned long long)(h->last_resync_ns / 1000),
+		(unsigned long long)(h->max_resync_ns / 1000));
+	for (i = 0; i < MAX_VAS; i++) {
+		struct mirror *m = &h->mir[i];
+
+		if (!m->used)
+			continue;
+		fprintf(f, "  mirror pdb 0x%llx users %u runs %zu maps %llu unmaps %llu map_errors %llu skipped %llu syncs %llu\n",
+			(unsigned long long)m->vm.pdb, m->users, m->v.nruns,
+			(unsigned long long)m->v.maps,
+			(unsigned long long)m->v.unmaps,
+			(unsigned long long)m->v.map_errors,
+			(unsigned long long)m->v.skipped,
+			(unsigned long long)m->v.syncs);
+	}
+	pthread_mutex_unlock(&h->mu);
+}
+
+void vfu_hostd_close(struct vfu_hostd *h)
+{
+	unsigned int i;
+
+	if (!h)
+		return;
+	for (i = 0; i < VGSP_FIFO_MAX_CHANNELS; i++)
+		if (h->fwd[i].used)
+			fwd_close(h, &h->fwd[i]);
+	for (i = 0; i < MAX_VAS; i++)
+		if (h->mir[i].used)
+			hd_vas_destroy(&h->d, &h->mir[i].v);
+	for (i = 0; i < h->nwin; i++)
+		hd_backing_unregister(&h->d, &h->win[i].b);
+	hd_backing_unregister(&h->d, &h->fb_b);
+	hd_close(&h->d);
+	munmap(h->fb, h->prof->fb_size);
+	pthread_mutex_destroy(&h->mu);
+	free(h);
+}
