@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * A fake of hostd's forwarding API (hostd_fwd.h) for the vfu backend's
+ * tests: no GPU, every call recorded in fake_rm so a test can check what
+ * the backend asked RM for, and each call's answer can be forced.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "hostd_fwd.h"
+#include "fake_hostd.h"
+
+struct fake_rm fake_rm;
+
+void fake_rm_reset(void)
+{
+	free(fake_rm.runs);
+	memset(&fake_rm, 0, sizeof(fake_rm));
+	fake_rm.next = 0x100;
+}
+
+int hd_open_base(struct hd_dev *d, FILE *log)
+{
+	memset(d, 0, sizeof(*d));
+	d->log = log;
+	if (fake_rm.open_fails) {
+		d->stage = "driver version";
+		d->last_status = 0x56;
+		return -1;
+	}
+	return 0;
+}
+
+const char *hd_driver_version(struct hd_dev *d)
+{
+	return fake_rm.open_fails ? "535.0" : "580.159.04";
+}
+
+void hd_close(struct hd_dev *d)
+{
+	fake_rm.closed++;
+}
+
+int hd_backing_register(struct hd_dev *d, void *cpu, uint64_t size,
+			struct hd_backing *b)
+{
+	if (fake_rm.register_fails)
+		return -1;
+	b->h = fake_rm.next++;
+	b->cpu = cpu;
+	b->size = size;
+	fake_rm.registered++;
+	return 0;
+}
+
+void hd_backing_unregister(struct hd_dev *d, struct hd_backing *b)
+{
+	if (b->h)
+		fake_rm.unregistered++;
+	b->h = 0;
+}
+
+int hd_vas_create(struct hd_dev *d, struct hd_vas *v)
+{
+	memset(v, 0, sizeof(*v));
+	v->hvas = fake_rm.next++;
+	fake_rm.vas_created++;
+	return 0;
+}
+
+int hd_vas_sync(struct hd_dev *d, struct hd_vas *v, const struct hd_run *runs,
+		size_t n)
+{
+	fake_rm.syncs++;
+	v->syncs++;
+	free(fake_rm.runs);
+	fake_rm.runs = calloc(n ? n : 1, sizeof(*runs));
+	memcpy(fake_rm.runs, runs, n * sizeof(*runs));
+	fake_rm.nruns = n;
+	v->nruns = n;
+	return 0;
+}
+
+void hd_vas_destroy(struct hd_dev *d, struct hd_vas *v)
+{
+	fake_rm.vas_destroyed++;
+	memset(v, 0, sizeof(*v));
+}
+
+int hd_fwd_chan_open(struct hd_dev *d, struct hd_vas *v, struct hd_fwd_chan *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->chan = fake_rm.next++;
+	fake_rm.chan_opens++;
+	return 0;
+}
+
+int hd_fwd_launch(struct hd_dev *d, struct hd_fwd_chan *c,
+		  const struct hd_mthd *m, size_t n, uint64_t qmd_va,
+		  uint64_t timeout_ns, uint32_t *rc)
+{
+	fake_rm.launches++;
+	fake_rm.qmd_va = qmd_va;
+	fake_rm.nmthd = n < FAKE_RM_MTHDS ? n : FAKE_RM_MTHDS;
+	memcpy(fake_rm.mthd, m, fake_rm.nmthd * sizeof(*m));
+	fake_rm.nmthd_total = n;
+	if (fake_rm.launch_rc) {
+		*rc = 31;
+		c->dead = true;
+		return fake_rm.launch_rc;
+	}
+	return 0;
+}
+
+void hd_fwd_chan_close(struct hd_dev *d, struct hd_fwd_chan *c)
+{
+	fake_rm.chan_closes++;
+	memset(c, 0, sizeof(*c));
+}

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/* What the fake hostd (fake_hostd.c) was asked, and what it answers. */
+#ifndef VFU_FAKE_HOSTD_H
+#define VFU_FAKE_HOSTD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define FAKE_RM_MTHDS 64
+
+struct fake_rm {
+	/* answers */
+	int open_fails, register_fails, launch_rc;
+	/* calls */
+	unsigned int registered, unregistered, vas_created, vas_destroyed;
+	unsigned int syncs, chan_opens, chan_closes, launches, closed;
+	uint32_t next;			/* next handle */
+	struct hd_run *runs;		/* the last sync's runs */
+	size_t nruns;
+	uint64_t qmd_va;
+	struct hd_mthd mthd[FAKE_RM_MTHDS];	/* the last launch's replay */
+	size_t nmthd, nmthd_total;
+};
+
+extern struct fake_rm fake_rm;
+void fake_rm_reset(void);
+
+#endif

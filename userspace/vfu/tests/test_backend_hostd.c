@@ -1,0 +1,320 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * vgsp-vfu's hostd backend against a fake RM (tests/fake_hostd.c): what it
+ * asks the GPU for when the stock guest launches compute work. The guest's
+ * page tables become runs of registered memory (FB store or the client's
+ * window, coalesced, nothing for memory the instance was not given); the
+ * mirror resyncs only after a guest TLB invalidate; the launch replays the
+ * channel's compute state in order, once; a GPU fault is the guest
+ * channel's MMU fault; a freed channel frees the host channel and its
+ * mirror; a refused GPU means no instance.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <cmocka.h>
+
+#include "device.h"
+#include "os_user.h"
+#include "profiles.h"
+#include "backend.h"
+#include "mm/mm.h"
+#include "fifo/fifo.h"
+#include "rm/rm.h"
+#include "helpers/fake_fe.h"
+#include "hostd_fwd.h"
+#include "backend_hostd.h"
+#include "fake_hostd.h"
+
+#define CLIENT		0xc1e00009
+#define HDEVICE		0x1
+#define HCHAN		0x2
+#define CHID		3
+#define ENGINE_GR0	0x01
+#define RAM_IOVA	0x100000ULL	/* the client's window */
+#define RAM_SIZE	0x10000
+/* page tables in FB */
+#define PD4		0x10000ULL
+#define PD3		0x11000ULL
+#define PD2		0x12000ULL
+#define PD1		0x13000ULL
+#define PD0		0x14000ULL
+#define SMALL		0x16000ULL
+#define PDE_VID		(1ULL << 1)
+#define PTE_SYS		(2ULL << 1)
+#define VA_PA		0x400000ULL	/* VA 0 .. 2 MiB: one 2 MiB page */
+#define GPFIFO_VA	0x1000
+#define PB_VA		0x2000
+#define ERRNOT_PA	0x5000ULL
+#define USERD_PA	0x300000ULL
+#define QMD_VA		0x8000ULL
+#define INVALIDATE	0xb830b0
+
+struct fx {
+	struct fake_fe fe;
+	struct vfu_hostd *h;
+	struct vgsp_dev *dev;
+	u32 gp_put;
+};
+
+static int setup(void **state)
+{
+	const struct vgsp_profile *p = vgsp_profile_find("h100-10g");
+	struct vgsp_dev_opts o = { 0 };
+	u8 uuid[16] = { 3, 3 };
+	struct fx *f = calloc(1, sizeof(*f));
+
+	vgsp_os_user_init();
+	fake_rm_reset();
+	assert_non_null(f);
+	f->h = vfu_hostd_open(p, NULL);
+	assert_non_null(f->h);
+	vfu_hostd_dev_opts(f->h, &o);
+	assert_non_null(o.fb_flat);
+	assert_true(o.backend->gr_state);
+	fake_fe_init(&f->fe, RAM_IOVA, RAM_SIZE);
+	f->dev = vgsp_dev_create_opts(p, uuid, 8, &fake_fe_ops, &f->fe, &o);
+	assert_non_null(f->dev);
+	/* the client maps its RAM: registered with the GPU */
+	assert_int_equal(vfu_hostd_dma_added(f->h, RAM_IOVA, RAM_SIZE,
+					     f->fe.mem), 0);
+	assert_int_equal(fake_rm.registered, 2);	/* FB store + window */
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fx *f = *state;
+
+	vgsp_dev_destroy(f->dev);
+	vfu_hostd_close(f->h);
+	fake_fe_fini(&f->fe);
+	free(f);
+	return 0;
+}
+
+static void put(struct fx *f, u64 pa, u64 v, u32 n)
+{
+	u8 b[8];
+
+	vgsp_put64(b, 0, v);
+	assert_int_equal(vgsp_fb_write(f->dev, pa, b, n), 0);
+}
+
+static u32 fb_rd(struct fx *f, u64 pa)
+{
+	u8 b[4];
+
+	vgsp_dev_lock(f->dev);
+	assert_int_equal(vgsp_fb_read(f->dev, pa, b, 4), 0);
+	vgsp_dev_unlock(f->dev);
+	return vgsp_get32(b, 0);
+}
+
+/*
+ * VA 0: 2 MiB of FB at VA_PA (the channel's rings); VA 2 MiB: a small
+ * table with RAM pages 0 and 1 (contiguous: one run), RAM page 3, and a
+ * page of system memory outside the window (the GPU must not get it).
+ */
+static void make_channel(struct fx *f)
+{
+	struct vgsp_chan_desc d = {
+		.client = CLIENT, .handle = HCHAN, .parent = HDEVICE,
+		.hdevice = HDEVICE, .chid = CHID, .runlist = 0,
+		.engine_type = ENGINE_GR0, .gpfifo_va = GPFIFO_VA,
+		.gpfifo_entries = 16, .userd_pa = USERD_PA,
+		.userd_target = VGSP_MEM_VID, .errnot_pa = ERRNOT_PA,
+		.errnot_target = VGSP_MEM_VID, .has_errnot = true,
+	};
+
+	vgsp_dev_lock(f->dev);
+	put(f, PD4, PD3 | PDE_VID, 8);
+	put(f, PD3, PD2 | PDE_VID, 8);
+	put(f, PD2, PD1 | PDE_VID, 8);
+	put(f, PD1, PD0 | PDE_VID, 8);
+	put(f, PD0, VA_PA | 1, 8);
+	put(f, PD0 + 24, SMALL | PDE_VID, 8);
+	put(f, SMALL + 0 * 8, (RAM_IOVA + 0x0000) | PTE_SYS | 1, 8);
+	put(f, SMALL + 1 * 8, (RAM_IOVA + 0x1000) | PTE_SYS | 1, 8);
+	put(f, SMALL + 3 * 8, (RAM_IOVA + 0x3000) | PTE_SYS | 1, 8);
+	put(f, SMALL + 4 * 8, 0x7000000ULL | PTE_SYS | 1, 8);
+	assert_int_equal(vgsp_rm_vas_set_pd(f->dev, CLIENT, HDEVICE, 0, PD4,
+					    VGSP_MEM_VID), 0);
+	assert_int_equal(vgsp_fifo_chan_alloc(f->dev, &d), 0);
+	vgsp_dev_unlock(f->dev);
+}
+
+static void nap(void)
+{
+	struct timespec ts = { 0, 1000000 };
+
+	nanosleep(&ts, NULL);
+}
+
+static bool chan_stopped(struct fx *f)
+{
+	struct vgsp_chan *ch;
+	bool stopped;
+
+	vgsp_dev_lock(f->dev);
+	ch = vgsp_fifo_chan_find(f->dev, CLIENT, HCHAN);
+	stopped = ch && ch->state == VGSP_CHAN_ERROR;
+	vgsp_dev_unlock(f->dev);
+	return stopped;
+}
+
+static void submit(struct fx *f, const u32 *pb, u32 n)
+{
+	u32 i, e = f->gp_put, token = CHID;
+	u64 pb_va = PB_VA + 0x100 * e;
+
+	vgsp_dev_lock(f->dev);
+	for (i = 0; i < n; i++)
+		put(f, VA_PA + pb_va + 4 * i, pb[i], 4);
+	put(f, VA_PA + GPFIFO_VA + 8 * e, pb_va, 4);
+	put(f, VA_PA + GPFIFO_VA + 8 * e + 4, n << 10, 4);
+	f->gp_put = e + 1;
+	put(f, USERD_PA + VGSP_USERD_GP_PUT, f->gp_put, 4);
+	vgsp_dev_unlock(f->dev);
+	assert_int_equal(vgsp_dev_bar_write(f->dev, VGSP_BAR0, 0xbb0090,
+					    &token, 4), 0);
+	for (i = 0; i < 2000; i++) {
+		if (chan_stopped(f) ||
+		    fb_rd(f, USERD_PA + VGSP_USERD_GP_GET) == f->gp_put)
+			return;
+		nap();
+	}
+	fail_msg("entry %u never fetched", e);
+}
+
+static const u32 pb_first[] = {
+	0x20012000, 0x0000cbc0,		/* SET_OBJECT compute, subch 1 */
+	0x200221e4, 0x11, 0x22,		/* state 0x790, 0x794 */
+	0x200120ad, QMD_VA >> 8,	/* SEND_PCAS_A */
+	0x200120b0, 0x9,		/* SEND_SIGNALING_PCAS2_B */
+};
+
+static const u32 pb_again[] = {
+	0x200120ad, (QMD_VA + 0x100) >> 8,
+	0x200120b0, 0x9,
+};
+
+static void test_launch_mirrors_then_replays(void **state)
+{
+	struct fx *f = *state;
+
+	make_channel(f);
+	submit(f, pb_first, VGSP_ARRAY_SIZE(pb_first));
+	assert_false(chan_stopped(f));
+	assert_int_equal(fake_rm.launches, 1);
+	assert_int_equal(fake_rm.qmd_va, QMD_VA);
+	assert_int_equal(fake_rm.vas_created, 1);
+	assert_int_equal(fake_rm.chan_opens, 1);
+	/* the mirror: exactly the instance's memory, coalesced */
+	assert_int_equal(fake_rm.syncs, 1);
+	assert_int_equal(fake_rm.nruns, 3);
+	assert_int_equal(fake_rm.runs[0].va, 0);
+	assert_int_equal(fake_rm.runs[0].len, 2 << 20);
+	assert_int_equal(fake_rm.runs[0].off, VA_PA);
+	assert_int_equal(fake_rm.runs[1].va, 0x200000);
+	assert_int_equal(fake_rm.runs[1].len, 0x2000);
+	assert_int_equal(fake_rm.runs[1].off, 0);
+	assert_int_not_equal(fake_rm.runs[1].hmem, fake_rm.runs[0].hmem);
+	assert_int_equal(fake_rm.runs[2].va, 0x203000);
+	assert_int_equal(fake_rm.runs[2].len, 0x1000);
+	assert_int_equal(fake_rm.runs[2].off, 0x3000);
+	assert_int_equal(fake_rm.runs[2].hmem, fake_rm.runs[1].hmem);
+	/* the compute state, in order, and not the launch methods */
+	assert_int_equal(fake_rm.nmthd_total, 2);
+	assert_int_equal(fake_rm.mthd[0].mthd, 0x790);
+	assert_int_equal(fake_rm.mthd[0].data, 0x11);
+	assert_int_equal(fake_rm.mthd[1].mthd, 0x794);
+
+	/* no invalidate since: no resync, nothing to replay again */
+	submit(f, pb_again, VGSP_ARRAY_SIZE(pb_again));
+	assert_int_equal(fake_rm.launches, 2);
+	assert_int_equal(fake_rm.qmd_va, QMD_VA + 0x100);
+	assert_int_equal(fake_rm.syncs, 1);
+	assert_int_equal(fake_rm.nmthd_total, 0);
+	assert_int_equal(fake_rm.chan_opens, 1);
+}
+
+static void test_invalidate_is_the_resync_point(void **state)
+{
+	struct fx *f = *state;
+	u32 v = 1U << 31;
+
+	make_channel(f);
+	submit(f, pb_first, VGSP_ARRAY_SIZE(pb_first));
+	assert_int_equal(fake_rm.syncs, 1);
+	/* the guest maps RAM page 2 too, then invalidates */
+	vgsp_dev_lock(f->dev);
+	put(f, SMALL + 2 * 8, (RAM_IOVA + 0x2000) | PTE_SYS | 1, 8);
+	vgsp_dev_unlock(f->dev);
+	submit(f, pb_again, VGSP_ARRAY_SIZE(pb_again));
+	assert_int_equal(fake_rm.syncs, 1);	/* not yet: no invalidate */
+	assert_int_equal(vgsp_dev_bar_write(f->dev, VGSP_BAR0, INVALIDATE,
+					    &v, 4), 0);
+	submit(f, pb_again, VGSP_ARRAY_SIZE(pb_again));
+	assert_int_equal(fake_rm.syncs, 2);
+	/* pages 0..3 are one run now */
+	assert_int_equal(fake_rm.nruns, 2);
+	assert_int_equal(fake_rm.runs[1].len, 0x4000);
+	/* the window goes: the next launch maps again, without it */
+	vfu_hostd_dma_removed(f->h, RAM_IOVA, RAM_SIZE);
+	assert_int_equal(fake_rm.unregistered, 1);
+	submit(f, pb_again, VGSP_ARRAY_SIZE(pb_again));
+	assert_int_equal(fake_rm.syncs, 3);
+	assert_int_equal(fake_rm.nruns, 1);
+}
+
+static void test_fault_and_free(void **state)
+{
+	struct fx *f = *state;
+
+	make_channel(f);
+	fake_rm.launch_rc = -EFAULT;
+	submit(f, pb_first, VGSP_ARRAY_SIZE(pb_first));
+	assert_true(chan_stopped(f));
+	/* NvNotification info32: MMU fault */
+	assert_int_equal(fb_rd(f, ERRNOT_PA + 8), 31);
+	/* the channel is freed: its host channel and mirror go with it */
+	vgsp_dev_lock(f->dev);
+	vgsp_fifo_reset(f->dev);
+	vgsp_dev_unlock(f->dev);
+	assert_int_equal(fake_rm.chan_closes, 1);
+	assert_int_equal(fake_rm.vas_destroyed, 1);
+}
+
+static void test_refused_gpu_means_no_instance(void **state)
+{
+	const struct vgsp_profile *p = vgsp_profile_find("h100-10g");
+
+	fake_rm_reset();
+	fake_rm.open_fails = 1;
+	assert_null(vfu_hostd_open(p, NULL));
+	fake_rm_reset();
+	fake_rm.register_fails = 1;
+	assert_null(vfu_hostd_open(p, NULL));
+	assert_int_equal(fake_rm.closed, 1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(
+			test_launch_mirrors_then_replays, setup, teardown),
+		cmocka_unit_test_setup_teardown(
+			test_invalidate_is_the_resync_point, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_fault_and_free, setup,
+						teardown),
+		cmocka_unit_test(test_refused_gpu_means_no_instance),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
