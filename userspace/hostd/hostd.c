@@ -10,8 +10,6 @@
 #include "nvrm_abi.h"
 #include "pb.h"
 
-#define HD_GP_ENTRIES 8192u         /* GPFIFO ring: 64 KiB */
-#define HD_USERD_OFF (HD_GP_ENTRIES * 8u)
 #define HD_RING_BYTES (2u << 20)
 #define HD_PB_BYTES (8u << 20)
 
@@ -22,15 +20,23 @@ uint64_t hd_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-static uint32_t new_handle(struct hd_dev *d)
+uint32_t hd_new_handle(struct hd_dev *d)
 {
 	/* not 0xcaf0xxxx: RM generates its own internal handles there */
-	return 0x5a6d0000u | ++d->next;
+	return 0x5a6d0000u | __atomic_add_fetch(&d->next, 1, __ATOMIC_RELAXED);
 }
+
+#define new_handle hd_new_handle
 
 #define STAGE(s) (d->stage = (s), d->log ? fprintf(d->log, "stage: %s\n", (s)) : 0)
 
 int hd_alloc(struct hd_dev *d, struct hd_mem *m, uint64_t size, int flags)
+{
+	return hd_alloc_at(d, m, size, flags, d->virt, 0);
+}
+
+int hd_alloc_at(struct hd_dev *d, struct hd_mem *m, uint64_t size, int flags, uint32_t hdma,
+		uint64_t va)
 {
 	struct nv_memory_alloc p;
 	int vid = (flags & HD_MEM_VID) != 0;
@@ -61,10 +67,25 @@ int hd_alloc(struct hd_dev *d, struct hd_mem *m, uint64_t size, int flags)
 		return -1;
 	m->size = size;
 	m->flags = flags;
-	/* page size left to RM (DEFAULT): it matches the allocation */
+	/* page size left to RM (DEFAULT): it matches the allocation; a fixed
+	 * VA names it explicitly (DEFAULT may over-map or move the VA) */
 	uint32_t mflags = vid ? 0 : NVOS46_FLAGS_CACHE_SNOOP_ENABLE;
-	if (rm_map_gpu(d, m->h, size, mflags, &m->va, "map to GPU VA"))
+	if (va) {
+		if (va & (page - 1))
+			goto fail;
+		mflags |= NVOS46_FLAGS_DMA_OFFSET_FIXED |
+			  ((page > 4096 ? NVOS46_FLAGS_PAGE_SIZE_HUGE : NVOS46_FLAGS_PAGE_SIZE_4KB)
+			   << NVOS46_FLAGS_PAGE_SIZE_SHIFT);
+	}
+	m->va = va;
+	if (rm_map_gpu_at(d, hdma, m->h, 0, size, mflags, &m->va, va ? "map to fixed GPU VA" : "map to GPU VA"))
 		goto fail;
+	if (va && m->va != va) {
+		if (d->log)
+			fprintf(d->log, "mem: fixed map returned va 0x%llx, asked 0x%llx\n",
+				(unsigned long long)m->va, (unsigned long long)va);
+		goto fail; /* freeing the object drops the stray mapping */
+	}
 	if ((flags & HD_MEM_CPU) &&
 	    rm_map_cpu(d, d->device, m->h, size, !vid, &m->cpu, &m->map_fd, "map to CPU"))
 		goto fail;
@@ -90,7 +111,7 @@ void hd_free(struct hd_dev *d, struct hd_mem *m)
 	m->map_fd = -1;
 }
 
-static int has_class(struct hd_dev *d, uint32_t cls)
+int hd_has_class(const struct hd_dev *d, uint32_t cls)
 {
 	for (uint32_t i = 0; i < d->nclasses; i++)
 		if (d->classes[i] == cls)
@@ -126,21 +147,24 @@ int hd_open_ce(struct hd_dev *d, unsigned copy_index, FILE *log)
 	return open_common(d, HD_MODE_CE, log);
 }
 
-static int open_common(struct hd_dev *d, enum hd_mode mode, FILE *log)
+int hd_open_files(struct hd_dev *d, FILE *log)
 {
 	d->ctl = d->gpu = d->usermode_fd = -1;
 	d->ring.map_fd = d->pbm.map_fd = d->notif.map_fd = -1;
 	d->log = log;
-	d->mode = mode;
-	if (log)
-		fprintf(log, "hostd: bring-up mode %s\n", mode == HD_MODE_TSG ? "tsg" :
-			mode == HD_MODE_CE ? "async-ce" : "simple");
-
 	STAGE("open device files");
 	d->ctl = open("/dev/nvidiactl", O_RDWR | O_CLOEXEC);
 	d->gpu = open("/dev/nvidia0", O_RDWR | O_CLOEXEC);
 	if (d->ctl < 0 || d->gpu < 0)
 		return -1;
+	if (!rm_version_query(d, d->drv_version, sizeof(d->drv_version)) && log)
+		fprintf(log, "driver: %s\n", d->drv_version);
+	return 0;
+}
+
+int hd_open_device(struct hd_dev *d, uint32_t va_mode)
+{
+	FILE *log = d->log;
 
 	STAGE("root client");
 	if (rm_alloc(d, 0, &d->client, NV01_ROOT_CLIENT, NULL, 0, "alloc NV01_ROOT_CLIENT"))
@@ -150,6 +174,7 @@ static int open_common(struct hd_dev *d, enum hd_mode mode, FILE *log)
 	struct nv0080_alloc dev;
 	memset(&dev, 0, sizeof(dev));
 	dev.hClientShare = d->client;
+	dev.vaMode = va_mode;
 	d->device = new_handle(d);
 	if (rm_alloc(d, d->client, &d->device, NV01_DEVICE_0, &dev, sizeof(dev), "alloc NV01_DEVICE_0"))
 		return -1;
@@ -173,10 +198,10 @@ static int open_common(struct hd_dev *d, enum hd_mode mode, FILE *log)
 	d->nclasses = cl.numClasses;
 	if (log)
 		fprintf(log, "classes: %u; usermode C661 %s, gpfifo C86F %s, copy C8B5 %s, compute CBC0 %s\n",
-			d->nclasses, has_class(d, HOPPER_USERMODE_A) ? "yes" : "no",
-			has_class(d, HOPPER_CHANNEL_GPFIFO_A) ? "yes" : "no",
-			has_class(d, HOPPER_DMA_COPY_A) ? "yes" : "no",
-			has_class(d, HOPPER_COMPUTE_A) ? "yes" : "no");
+			d->nclasses, hd_has_class(d, HOPPER_USERMODE_A) ? "yes" : "no",
+			hd_has_class(d, HOPPER_CHANNEL_GPFIFO_A) ? "yes" : "no",
+			hd_has_class(d, HOPPER_DMA_COPY_A) ? "yes" : "no",
+			hd_has_class(d, HOPPER_COMPUTE_A) ? "yes" : "no");
 
 	STAGE("usermode doorbell page");
 	d->usermode = new_handle(d);
@@ -189,6 +214,20 @@ static int open_common(struct hd_dev *d, enum hd_mode mode, FILE *log)
 		       "map usermode (subdevice)"))
 		return -1;
 	d->usermode_map = um;
+
+	return 0;
+}
+
+static int open_common(struct hd_dev *d, enum hd_mode mode, FILE *log)
+{
+	if (hd_open_files(d, log))
+		return -1;
+	d->mode = mode;
+	if (log)
+		fprintf(log, "hostd: bring-up mode %s\n", mode == HD_MODE_TSG ? "tsg" :
+			mode == HD_MODE_CE ? "async-ce" : "simple");
+	if (hd_open_device(d, NV_DEVICE_ALLOCATION_VAMODE_OPTIONAL_MULTIPLE_VASPACES))
+		return -1;
 
 	STAGE("VA space");
 	if (mode != HD_MODE_SIMPLE) {
@@ -316,7 +355,7 @@ uint32_t hd_gp_get(struct hd_dev *d)
 
 /* order CPU writes (write-combined BAR1 or uncached sysmem) before the
  * GPU is told to look at them */
-static void wmb(void)
+void hd_wmb(void)
 {
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 #if defined(__x86_64__)
@@ -324,13 +363,13 @@ static void wmb(void)
 #endif
 }
 
-/* submission on an extra copy channel: the same steps as hd_submit(),
- * kept separate so the main channel's path stays exactly the one that was
- * verified on the GPU */
-static int submit_common(struct hd_dev *d, struct hd_mem *ring, struct hd_mem *pbm,
-			 uint32_t entries, uint32_t *gp_put, uint64_t *pb_off, uint32_t token,
-			 const uint32_t *dw, size_t n)
+/* submission on an extra channel (copy channels, forwarding channels):
+ * the same steps as hd_submit(), kept separate so the main channel's path
+ * stays exactly the one that was verified on the GPU */
+int hd_ring_submit(struct hd_dev *d, struct hd_mem *ring, struct hd_mem *pbm, uint32_t *gp_put,
+		   uint64_t *pb_off, uint32_t token, const uint32_t *dw, size_t n)
 {
+	const uint32_t entries = HD_GP_ENTRIES;
 	volatile uint32_t *ud = (volatile uint32_t *)((uint8_t *)ring->cpu + HD_USERD_OFF);
 	uint64_t bytes = (uint64_t)n * 4u;
 	if (n == 0 || bytes > pbm->size / 4 || n > 0x1fffff)
@@ -353,9 +392,9 @@ static int submit_common(struct hd_dev *d, struct hd_mem *ring, struct hd_mem *p
 	gp[*gp_put] = pb_gpfifo_entry(pbm->va + *pb_off, (uint32_t)n);
 	*pb_off = (*pb_off + bytes + 255u) & ~255ull;
 	*gp_put = next;
-	wmb();
+	hd_wmb();
 	ud[0x8c / 4] = *gp_put;                  /* GP_PUT */
-	wmb();
+	hd_wmb();
 	d->usermode_map[0x90 / 4] = token;       /* NOTIFY_CHANNEL_PENDING */
 	return 0;
 }
@@ -383,17 +422,16 @@ int hd_submit(struct hd_dev *d, const uint32_t *dw, size_t n)
 	gp[d->gp_put] = pb_gpfifo_entry(d->pbm.va + d->pb_off, (uint32_t)n);
 	d->pb_off = (d->pb_off + bytes + 255u) & ~255ull;
 	d->gp_put = next;
-	wmb();
+	hd_wmb();
 	userd(d)[0x8c / 4] = d->gp_put;          /* GP_PUT */
-	wmb();
+	hd_wmb();
 	d->usermode_map[0x90 / 4] = d->token;    /* NOTIFY_CHANNEL_PENDING */
 	return 0;
 }
 
 int hd_chan_submit(struct hd_dev *d, struct hd_chan *c, const uint32_t *dw, size_t n)
 {
-	return submit_common(d, &c->ring, &c->pbm, HD_GP_ENTRIES, &c->gp_put, &c->pb_off,
-			     c->token, dw, n);
+	return hd_ring_submit(d, &c->ring, &c->pbm, &c->gp_put, &c->pb_off, c->token, dw, n);
 }
 
 int hd_chan_open_ce(struct hd_dev *d, struct hd_chan *c, unsigned copy_index)

@@ -118,21 +118,93 @@ int rm_map_cpu(struct hd_dev *d, uint32_t hdev, uint32_t hmem, uint64_t size, in
 	return 0;
 }
 
-int rm_map_gpu(struct hd_dev *d, uint32_t hmem, uint64_t size, uint32_t flags, uint64_t *va,
-	       const char *what)
+int rm_map_gpu_at(struct hd_dev *d, uint32_t hdma, uint32_t hmem, uint64_t offset, uint64_t len,
+		  uint32_t flags, uint64_t *va, const char *what)
 {
 	struct nvos46_map_dma m;
 	memset(&m, 0, sizeof(m));
 	m.hClient = d->client;
 	m.hDevice = d->device;
-	m.hDma = d->virt;
+	m.hDma = hdma;
 	m.hMemory = hmem;
-	m.length = size;
+	m.offset = offset;
+	m.length = len;
 	m.flags = flags;
+	m.dmaOffset = (flags & NVOS46_FLAGS_DMA_OFFSET_FIXED) ? *va : 0;
 	int rc = nv_ioctl(d->ctl, NV_ESC_RM_MAP_MEMORY_DMA, &m, sizeof(m));
 	logf_(d, what, hmem, m.status, rc);
 	if (rc < 0 || m.status)
 		return -1;
 	*va = m.dmaOffset;
+	return 0;
+}
+
+int rm_map_gpu(struct hd_dev *d, uint32_t hmem, uint64_t size, uint32_t flags, uint64_t *va,
+	       const char *what)
+{
+	return rm_map_gpu_at(d, d->virt, hmem, 0, size, flags, va, what);
+}
+
+int rm_unmap_gpu(struct hd_dev *d, uint32_t hdma, uint32_t hmem, uint64_t va, uint32_t flags,
+		 const char *what)
+{
+	struct nvos47_unmap_dma u;
+	memset(&u, 0, sizeof(u));
+	u.hClient = d->client;
+	u.hDevice = d->device;
+	u.hDma = hdma;
+	u.hMemory = hmem;
+	u.flags = flags;
+	u.dmaOffset = va;
+	u.size = 0;
+	int rc = nv_ioctl(d->ctl, NV_ESC_RM_UNMAP_MEMORY_DMA, &u, sizeof(u));
+	logf_(d, what, hmem, u.status, rc);
+	return (rc < 0 || u.status) ? -1 : 0;
+}
+
+int rm_register_fd(struct hd_dev *d, int fd)
+{
+	struct nv_register_fd reg = { d->ctl };
+	int rc = nv_ioctl(fd, NV_ESC_REGISTER_FD, &reg, sizeof(reg));
+	logf_(d, "register /dev/nvidia0 fd", 0, 0, rc);
+	return rc < 0 ? -1 : 0;
+}
+
+/* NV_ESC_RM_ALLOC_MEMORY on a registered /dev/nvidia0 fd (d->gpu): the
+ * only path that turns a user VA range into an OS-descriptor object */
+int rm_alloc_os_desc(struct hd_dev *d, uint32_t *handle, void *cpu, uint64_t size, uint32_t flags,
+		     const char *what)
+{
+	struct nvos02_with_fd a;
+	memset(&a, 0, sizeof(a));
+	a.params.hRoot = d->client;
+	a.params.hObjectParent = d->device;
+	a.params.hObjectNew = *handle;
+	a.params.hClass = NV01_MEMORY_SYSTEM_OS_DESCRIPTOR;
+	a.params.flags = flags;
+	a.params.pMemory = (uint64_t)(uintptr_t)cpu;
+	a.params.limit = size - 1;
+	a.fd = -1;
+	int rc = nv_ioctl(d->gpu, NV_ESC_RM_ALLOC_MEMORY, &a, sizeof(a));
+	logf_(d, what, NV01_MEMORY_SYSTEM_OS_DESCRIPTOR, a.params.status, rc);
+	if (rc < 0 || a.params.status)
+		return -1;
+	*handle = a.params.hObjectNew;
+	return 0;
+}
+
+int rm_version_query(struct hd_dev *d, char *out, size_t cap)
+{
+	struct nv_rm_api_version v;
+	memset(&v, 0, sizeof(v));
+	v.cmd = NV_RM_API_VERSION_CMD_QUERY;
+	int rc = nv_ioctl(d->ctl, NV_ESC_CHECK_VERSION_STR, &v, sizeof(v));
+	logf_(d, "query driver version", 0, 0, rc);
+	if (cap)
+		out[0] = 0;
+	if (rc < 0 || !cap)
+		return -1;
+	v.versionString[sizeof(v.versionString) - 1] = 0;
+	snprintf(out, cap, "%s", v.versionString);
 	return 0;
 }

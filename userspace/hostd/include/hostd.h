@@ -54,7 +54,12 @@ struct hd_dev {
 	uint32_t last_status;  /* RM status of the last failing call */
 	uint32_t classes[256];
 	uint32_t nclasses;
+	char drv_version[64];  /* NV_ESC_CHECK_VERSION_STR, "" if unknown */
 };
+
+/* GPFIFO ring layout of every hostd channel: entries, then USERD */
+#define HD_GP_ENTRIES 8192u         /* 64 KiB of GPFIFO entries */
+#define HD_USERD_OFF (HD_GP_ENTRIES * 8u)
 
 /* an extra channel (own channel group, copy class only) sharing the
  * device's client and VA space: copies on several async copy engines */
@@ -85,6 +90,27 @@ int hd_wait32(const volatile uint32_t *p, uint32_t want, uint64_t timeout_ns);
 /* USERD GP_GET / GP_PUT as the GPU sees them (diagnostics). */
 uint32_t hd_gp_get(struct hd_dev *d);
 
+/* ---- pieces of the bring-up, shared with hostd_fwd.h's hd_open_base() --- */
+/* fds to -1, log, open /dev/nvidiactl + /dev/nvidia0, query the driver
+ * version into d->drv_version (d must be zeroed first) */
+int hd_open_files(struct hd_dev *d, FILE *log);
+/* client -> device (vaMode) -> subdevice -> class list -> usermode page */
+int hd_open_device(struct hd_dev *d, uint32_t va_mode);
+int hd_has_class(const struct hd_dev *d, uint32_t cls);
+/* a new client-unique RM handle (atomic) */
+uint32_t hd_new_handle(struct hd_dev *d);
+/* hd_alloc() with the GPU mapping made through hdma; va == 0: RM picks
+ * the VA (page size DEFAULT), else a fixed map at va with the explicit
+ * page size of the allocation (va aligned to it) */
+int hd_alloc_at(struct hd_dev *d, struct hd_mem *m, uint64_t size, int flags, uint32_t hdma,
+		uint64_t va);
+/* copy n dwords into pbm at *pb_off, append a GPFIFO entry at *gp_put of
+ * ring (HD_GP_ENTRIES entries, USERD at HD_USERD_OFF), GP_PUT, doorbell */
+int hd_ring_submit(struct hd_dev *d, struct hd_mem *ring, struct hd_mem *pbm, uint32_t *gp_put,
+		   uint64_t *pb_off, uint32_t token, const uint32_t *dw, size_t n);
+/* order CPU stores before the GPU is told to look at them */
+void hd_wmb(void);
+
 /* low level RM calls (rm.c); each logs "name class/cmd -> status" */
 int rm_alloc(struct hd_dev *d, uint32_t parent, uint32_t *handle, uint32_t cls,
 	     void *params, uint32_t size, const char *what);
@@ -95,5 +121,18 @@ int rm_map_cpu(struct hd_dev *d, uint32_t hdev, uint32_t hmem, uint64_t size, in
 	       void **cpu, int *fd_out, const char *what);
 int rm_map_gpu(struct hd_dev *d, uint32_t hmem, uint64_t size, uint32_t flags, uint64_t *va,
 	       const char *what);
+/* NVOS46 through hdma, [offset, offset+len) of hmem; with
+ * NVOS46_FLAGS_DMA_OFFSET_FIXED *va is the requested VA; *va = returned */
+int rm_map_gpu_at(struct hd_dev *d, uint32_t hdma, uint32_t hmem, uint64_t offset, uint64_t len,
+		  uint32_t flags, uint64_t *va, const char *what);
+/* NVOS47, the whole mapping at va */
+int rm_unmap_gpu(struct hd_dev *d, uint32_t hdma, uint32_t hmem, uint64_t va, uint32_t flags,
+		 const char *what);
+int rm_register_fd(struct hd_dev *d, int fd);
+/* NV01_MEMORY_SYSTEM_OS_DESCRIPTOR over [cpu, cpu+size) (NVOS02 flags) */
+int rm_alloc_os_desc(struct hd_dev *d, uint32_t *handle, void *cpu, uint64_t size, uint32_t flags,
+		     const char *what);
+/* NV_ESC_CHECK_VERSION_STR query: the driver's version string */
+int rm_version_query(struct hd_dev *d, char *out, size_t cap);
 
 #endif

@@ -32,6 +32,10 @@
 int hd_open_base(struct hd_dev *d, FILE *log);
 /* "580.159.04" or "" if the query failed */
 const char *hd_driver_version(struct hd_dev *d);
+/* (added) the driver branch nvrm_abi.h is pinned to, and the gate (pure):
+ * 1 if @ver is "<branch><digit>...", else 0 */
+#define HD_DRIVER_BRANCH "580."
+int hd_driver_version_ok(const char *ver);
 
 /* ---- host memory the GPU may reach ------------------------------------ */
 struct hd_backing {
@@ -60,12 +64,22 @@ struct hd_run {
 #define HD_VA_RSVD_LO 0x100000000ull
 #define HD_VA_RSVD_HI 0x120000000ull
 #define HD_VA_MAX (1ull << 56)
+/* (added) hostd's own window: channel rings, pushbuffers, fences and
+ * hd_vas_alloc() memory are fixed maps through hvirt here (the VA space is
+ * REQUIRE_FIXED_OFFSET, so RM refuses maps without a fixed VA). RM's own
+ * context buffers grow up from HD_VA_MAX; this is 2^55 above. One 2^40
+ * pushbuffer segment: the first GPFIFO entry of a channel sets its
+ * extended base (C86F SET_PB_SEGMENT_EXTENDED_BASE). */
+#define HD_VA_OWN_BASE ((1ull << 56) + (1ull << 55))
+#define HD_VA_OWN_SIZE (1ull << 40)
 
 struct hd_vas {
 	uint32_t hvas, hvirt, rsv_lo, rsv_hi;
 	struct hd_run *runs;   /* what is mapped now, sorted by va */
 	size_t nruns, cap;
 	uint64_t maps, unmaps, map_errors, skipped, syncs;
+	uint64_t own_next;     /* (added) next free VA in hostd's window */
+	uint64_t tlb_invalidates; /* (added) */
 };
 /* FERMI_VASPACE_A (REQUIRE_FIXED_OFFSET) + the two NV50 reservations. */
 int hd_vas_create(struct hd_dev *d, struct hd_vas *v);
@@ -78,7 +92,25 @@ int hd_vas_create(struct hd_dev *d, struct hd_vas *v);
  */
 int hd_vas_sync(struct hd_dev *d, struct hd_vas *v, const struct hd_run *runs,
 		size_t n);
+/* Unmaps every run, then frees the range object, both reservations and
+ * the VA space. Close the VA space's channels (and hd_vas_free() its
+ * hd_vas_alloc() memory) first. */
 void hd_vas_destroy(struct hd_dev *d, struct hd_vas *v);
+/* (added) hostd memory (HD_MEM_*) mapped into the VA space at a fixed VA in
+ * hostd's window (e.g. a channel's shader local memory); free with
+ * hd_free() before hd_vas_destroy() */
+int hd_vas_alloc(struct hd_dev *d, struct hd_vas *v, struct hd_mem *m, uint64_t size, int flags);
+
+/* (added, pure) which reservation holds [va, va+len): 0 low, 1 high,
+ * -1 none (outside both, or crossing a boundary) */
+int hd_va_region(uint64_t va, uint64_t len);
+/* (added, pure) the mirrorable parts of @in: runs split at the reservation
+ * boundaries, parts outside both dropped and counted in *skipped. @in must
+ * be sorted by va, non-overlapping, 4 KiB-aligned (va, len, off), len > 0;
+ * @out needs room for 2 * n runs. Returns the number of runs written, or
+ * -1 if @in breaks a rule or @out is too small (@out is then garbage). */
+long hd_vas_clip_runs(const struct hd_run *in, size_t n, struct hd_run *out, size_t cap,
+		      uint64_t *skipped);
 
 /* The planner behind hd_vas_sync, pure (unit-tested with fake ops). */
 struct hd_plan_ops {
@@ -86,7 +118,8 @@ struct hd_plan_ops {
 	int (*map)(void *ctx, const struct hd_run *r);
 };
 /* Calls unmap for every old run not identical in new, then map for every
- * new run not identical in old. Returns the number of failed calls. */
+ * new run not identical in old. Returns the number of failed calls. The
+ * run pointers handed to the ops point into @old / @new_runs. */
 int hd_plan_apply(const struct hd_run *old, size_t nold,
 		  const struct hd_run *new_runs, size_t nnew,
 		  const struct hd_plan_ops *ops, void *ctx);
@@ -101,6 +134,8 @@ struct hd_fwd_chan {
 	uint32_t gp_entries, gp_put, seq;
 	uint64_t pb_off;
 	bool dead;             /* RC'd or timed out: close and reopen */
+	bool vid_ring;         /* (added) ring + pushbuffer fell back to vidmem */
+	uint32_t rc_info32;    /* (added) notifier info32 of the last RC */
 };
 /* A method of the compute class: byte offset and data. */
 struct hd_mthd {
@@ -119,5 +154,17 @@ int hd_fwd_launch(struct hd_dev *d, struct hd_fwd_chan *c,
 		  const struct hd_mthd *m, size_t n, uint64_t qmd_va,
 		  uint64_t timeout_ns, uint32_t *rc);
 void hd_fwd_chan_close(struct hd_dev *d, struct hd_fwd_chan *c);
+
+/* (added, pure) the pushbuffer hd_fwd_launch() submits: @m on subchannel
+ * 1 (consecutive methods share one incrementing header), SEND_PCAS_A +
+ * SEND_SIGNALING_PCAS2_B(INVALIDATE_COPY_SCHEDULE), host SEM_ADDR_LO..
+ * SEM_EXECUTE(RELEASE | RELEASE_WFI, 32-bit payload). Host methods
+ * (< 0x100) and methods past 0x3ffc in @m are refused. Returns the number
+ * of dwords written to @buf, or -1. @cap >= 2 * n + 10 always suffices. */
+long hd_fwd_encode_launch(uint32_t *buf, size_t cap, const struct hd_mthd *m, size_t n,
+			  uint64_t qmd_va, uint64_t fence_va, uint32_t payload);
+/* (added, pure) control GPFIFO entry SET_PB_SEGMENT_EXTENDED_BASE: bits
+ * 56:40 of the pushbuffer VAs of the entries that follow */
+uint64_t hd_gpfifo_ext_base(uint64_t pb_va);
 
 #endif

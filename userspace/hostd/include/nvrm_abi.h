@@ -21,6 +21,7 @@
 #define NVRM_IOCTL_BASE 200
 #define NV_ESC_CARD_INFO (NVRM_IOCTL_BASE + 0)
 #define NV_ESC_REGISTER_FD (NVRM_IOCTL_BASE + 1)
+#define NV_ESC_CHECK_VERSION_STR (NVRM_IOCTL_BASE + 10) /* /dev/nvidiactl */
 #define NV_ESC_RM_ALLOC_MEMORY 0x27
 #define NV_ESC_RM_FREE 0x29
 #define NV_ESC_RM_CONTROL 0x2A
@@ -50,12 +51,15 @@
 #define HOPPER_CHANNEL_GPFIFO_A 0x0000C86Fu
 #define HOPPER_DMA_COPY_A 0x0000C8B5u
 #define HOPPER_COMPUTE_A 0x0000CBC0u
+#define NV01_MEMORY_SYSTEM_OS_DESCRIPTOR 0x00000071u
+#define NV50_MEMORY_VIRTUAL 0x000050A0u
 
 /* ---- control commands -------------------------------------------------- */
 #define NV0080_CTRL_CMD_GPU_GET_CLASSLIST 0x00800201u
 #define NVA06C_CTRL_CMD_GPFIFO_SCHEDULE 0xA06C0101u
 #define NVA06F_CTRL_CMD_GPFIFO_SCHEDULE 0xA06F0103u
 #define NVC36F_CTRL_CMD_GPFIFO_GET_WORK_SUBMIT_TOKEN 0xC36F0108u
+#define NV0080_CTRL_CMD_DMA_INVALIDATE_TLB 0x0080180Cu
 
 /* engine type numbering shared by NV2080_ENGINE_TYPE_* and RM_ENGINE_TYPE_* */
 #define NV2080_ENGINE_TYPE_GRAPHICS 0x1u
@@ -91,7 +95,11 @@
 #define NVOS32_ATTR2_GPU_CACHEABLE_NO 2u
 #define NVOS32_ATTR2_PAGE_SIZE_HUGE_SHIFT 20 /* 21:20 */
 #define NVOS32_ATTR2_PAGE_SIZE_HUGE_2MB 1u
+#define NVOS32_ATTR_PAGE_SIZE_BIG 2u        /* 24:23, 64 KiB on Hopper */
 #define NVOS32_ALLOC_FLAGS_IGNORE_BANK_PLACEMENT 0x00000001u
+#define NVOS32_ALLOC_FLAGS_FIXED_ADDRESS_ALLOCATE 0x00000010u
+#define NVOS32_ALLOC_FLAGS_LAZY 0x00000400u
+#define NVOS32_ALLOC_FLAGS_VIRTUAL 0x00080000u
 #define NVOS32_ALLOC_FLAGS_ALIGNMENT_FORCE 0x00000100u
 #define NVOS32_ALLOC_FLAGS_MAP_NOT_REQUIRED 0x00008000u
 #define NVOS32_ALLOC_FLAGS_PERSISTENT_VIDMEM 0x00010000u
@@ -103,6 +111,29 @@
 #define NVOS46_FLAGS_PAGE_SIZE_SHIFT 8 /* 11:8 */
 #define NVOS46_FLAGS_PAGE_SIZE_4KB 1u
 #define NVOS46_FLAGS_PAGE_SIZE_HUGE 4u
+#define NVOS46_FLAGS_PAGE_SIZE_BIG 2u
+#define NVOS46_FLAGS_ACCESS_READ_ONLY 1u           /* ACCESS 1:0 */
+#define NVOS46_FLAGS_DMA_OFFSET_FIXED (1u << 15)
+#define NVOS46_FLAGS_DEFER_TLB_INVALIDATION (1u << 31)
+#define NVOS47_FLAGS_DEFER_TLB_INVALIDATION 1u     /* 0:0 */
+
+/* NVOS02 (NV_ESC_RM_ALLOC_MEMORY) flags */
+#define NVOS02_FLAGS_PHYSICALITY_NONCONTIGUOUS (1u << 4)  /* 7:4 = 1 */
+#define NVOS02_FLAGS_LOCATION_PCI (0u << 8)               /* 11:8 = 0 */
+#define NVOS02_FLAGS_COHERENCY_CACHED (1u << 12)          /* 15:12 = 1 */
+#define NVOS02_FLAGS_MAPPING_NO_MAP (1u << 30)            /* 31:30 = 1 */
+
+/* NV0080_ALLOC_PARAMETERS.vaMode */
+#define NV_DEVICE_ALLOCATION_VAMODE_OPTIONAL_MULTIPLE_VASPACES 0u
+#define NV_DEVICE_ALLOCATION_VAMODE_MULTIPLE_VASPACES 2u
+/* NV_VASPACE_ALLOCATION_PARAMETERS */
+#define NV_VASPACE_ALLOCATION_FLAGS_REQUIRE_FIXED_OFFSET (1u << 12)
+#define NV_VASPACE_BIG_PAGE_SIZE_64K (64u * 1024u)
+/* NV_CHANNEL_ALLOC_PARAMS.flags (NVOS04_FLAGS_CHANNEL_*) */
+#define NVOS04_FLAGS_CHANNEL_DENY_PHYSICAL_MODE_CE (1u << 7)
+#define NVOS04_FLAGS_CHANNEL_DENY_AUTH_LEVEL_PRIV (1u << 22)
+/* NV_RM_API_VERSION_CMD_QUERY: copy the driver's version string out */
+#define NV_RM_API_VERSION_CMD_QUERY '2'
 
 #define NV_CTXSHARE_ALLOCATION_FLAGS_SUBCONTEXT_ASYNC 1u
 
@@ -152,6 +183,41 @@ struct nvos46_map_dma {         /* NVOS46_PARAMETERS (GPU VA mapping) */
 	uint32_t flags, flags2, kindOverride, pad0;
 	uint64_t dmaOffset;
 	uint32_t status, pad1;
+};
+
+struct nvos47_unmap_dma {       /* NVOS47_PARAMETERS (580: + size) */
+	uint32_t hClient, hDevice, hDma, hMemory, flags, pad0;
+	uint64_t dmaOffset;
+	uint64_t size;          /* 0: the whole mapping */
+	uint32_t status, pad1;
+};
+
+struct nvos02_alloc_memory {    /* NVOS02_PARAMETERS */
+	uint32_t hRoot, hObjectParent, hObjectNew, hClass, flags, pad0;
+	uint64_t pMemory, limit;
+	uint32_t status, pad1;
+};
+
+struct nvos02_with_fd {         /* nv_ioctl_nvos02_parameters_with_fd */
+	struct nvos02_alloc_memory params;
+	int32_t fd;             /* unused for class 0x71: -1 */
+	uint32_t pad0;
+};
+
+struct nv_rm_api_version {      /* nv_ioctl_rm_api_version_t */
+	uint32_t cmd, reply;
+	char versionString[64];
+};
+
+struct nv0080_invalidate_tlb {  /* NV0080_CTRL_DMA_INVALIDATE_TLB_PARAMS */
+	uint32_t hVASpace, flags;
+};
+
+struct nv_notification {        /* NvNotification (nvgputypes.h) */
+	uint32_t timeStamp[2];
+	uint32_t info32;        /* RC: exception type, e.g. 31 MMU fault */
+	uint16_t info16;
+	uint16_t status;        /* 0 until RM writes an error (0xffff) */
 };
 
 struct nv_register_fd {         /* nv_ioctl_register_fd_t */
@@ -267,6 +333,24 @@ NVRM_PIN(struct nvos46_map_dma, kindOverride, 40);
 NVRM_PIN(struct nvos46_map_dma, dmaOffset, 48);
 NVRM_PIN(struct nvos46_map_dma, status, 56);
 NVRM_SIZE(struct nvos46_map_dma, 64);
+NVRM_PIN(struct nvos47_unmap_dma, flags, 16);
+NVRM_PIN(struct nvos47_unmap_dma, dmaOffset, 24);
+NVRM_PIN(struct nvos47_unmap_dma, size, 32);
+NVRM_PIN(struct nvos47_unmap_dma, status, 40);
+NVRM_SIZE(struct nvos47_unmap_dma, 48);
+NVRM_PIN(struct nvos02_alloc_memory, flags, 16);
+NVRM_PIN(struct nvos02_alloc_memory, pMemory, 24);
+NVRM_PIN(struct nvos02_alloc_memory, limit, 32);
+NVRM_PIN(struct nvos02_alloc_memory, status, 40);
+NVRM_SIZE(struct nvos02_alloc_memory, 48);
+NVRM_PIN(struct nvos02_with_fd, fd, 48);
+NVRM_SIZE(struct nvos02_with_fd, 56);
+NVRM_PIN(struct nv_rm_api_version, versionString, 8);
+NVRM_SIZE(struct nv_rm_api_version, 72);
+NVRM_SIZE(struct nv0080_invalidate_tlb, 8);
+NVRM_PIN(struct nv_notification, info32, 8);
+NVRM_PIN(struct nv_notification, status, 14);
+NVRM_SIZE(struct nv_notification, 16);
 NVRM_SIZE(struct nv_register_fd, 4);
 NVRM_PIN(struct nv0080_alloc, vaSpaceSize, 24);
 NVRM_PIN(struct nv0080_alloc, vaMode, 48);

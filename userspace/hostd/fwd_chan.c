@@ -1,0 +1,219 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * fwd_chan.c - compute channels in a mirrored VA space (forwarding-map.md
+ * §6, §8.7): channel group + subcontext + HOPPER_CHANNEL_GPFIFO_A with
+ * DENY_PHYSICAL_MODE_CE | DENY_AUTH_LEVEL_PRIV, hostd's ring, pushbuffer,
+ * fence and error notifier in hostd's window of the VA space, and a launch
+ * that replays the guest's compute state, sends its QMD by VA and waits
+ * for a host semaphore (or the error notifier).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "hostd_fwd.h"
+#include "nvrm_abi.h"
+#include "pb.h"
+
+#define FWD_PB_BYTES (1u << 20)
+#define FWD_RING_BYTES (HD_USERD_OFF + 4096u)
+#define FWD_OPEN_TIMEOUT_NS 2000000000ull
+#define FWD_SPIN_NS 50000ull        /* hot-spin this long, then sleep */
+#define FWD_SLEEP_MAX_NS 200000ull
+
+static void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__asm__ __volatile__("pause");
+#endif
+}
+
+/* 0 fence reached; -EFAULT the notifier reports an RC (*rc = info32);
+ * -ETIMEDOUT. Either error marks the channel dead. */
+static int wait_fence(struct hd_fwd_chan *c, uint32_t want, uint64_t timeout_ns, uint32_t *rc)
+{
+	const volatile uint32_t *f = c->fence.cpu;
+	const volatile struct nv_notification *n = c->notif.cpu;
+	uint64_t t0 = hd_now_ns(), nap = 10000;
+	for (;;) {
+		if (n->status) {
+			c->rc_info32 = n->info32;
+			if (rc)
+				*rc = c->rc_info32;
+			c->dead = true;
+			return -EFAULT;
+		}
+		if ((int32_t)(*f - want) >= 0)
+			return 0;
+		uint64_t el = hd_now_ns() - t0;
+		if (el > timeout_ns) {
+			c->dead = true;
+			return -ETIMEDOUT;
+		}
+		if (el < FWD_SPIN_NS) {
+			cpu_relax();
+			continue;
+		}
+		struct timespec ts = { 0, (long)nap };
+		nanosleep(&ts, NULL);
+		if (nap < FWD_SLEEP_MAX_NS)
+			nap *= 2;
+	}
+}
+
+static int submit(struct hd_dev *d, struct hd_fwd_chan *c, const uint32_t *dw, size_t n)
+{
+	return hd_ring_submit(d, &c->ring, &c->pbm, &c->gp_put, &c->pb_off, c->token, dw, n);
+}
+
+/* 0; -1 an RM call failed; -2 the channel was created but its first
+ * pushbuffer did not complete (worth one retry with other ring memory) */
+static int open_once(struct hd_dev *d, struct hd_vas *v, struct hd_fwd_chan *c, int ringmem)
+{
+	memset(c, 0, sizeof(*c));
+	c->ring.map_fd = c->pbm.map_fd = c->fence.map_fd = c->notif.map_fd = -1;
+	c->vid_ring = ringmem == HD_MEM_VID;
+	if (hd_vas_alloc(d, v, &c->ring, FWD_RING_BYTES, ringmem | HD_MEM_CPU) ||
+	    hd_vas_alloc(d, v, &c->pbm, FWD_PB_BYTES, ringmem | HD_MEM_CPU) ||
+	    hd_vas_alloc(d, v, &c->fence, 4096, HD_MEM_SYS | HD_MEM_CPU) ||
+	    hd_vas_alloc(d, v, &c->notif, 4096, HD_MEM_SYS | HD_MEM_CPU))
+		return -1;
+	memset(c->ring.cpu, 0, HD_USERD_OFF + 512);
+	memset(c->fence.cpu, 0, 4096);
+	memset(c->notif.cpu, 0, 4096);
+
+	struct nv_channel_group_alloc tsg;
+	memset(&tsg, 0, sizeof(tsg));
+	tsg.hVASpace = v->hvas;
+	tsg.engineType = NV2080_ENGINE_TYPE_GRAPHICS;
+	c->tsg = hd_new_handle(d);
+	if (rm_alloc(d, d->device, &c->tsg, KEPLER_CHANNEL_GROUP_A, &tsg, sizeof(tsg),
+		     "alloc KEPLER_CHANNEL_GROUP_A (fwd)")) {
+		c->tsg = 0;
+		return -1;
+	}
+	struct nv_ctxshare_alloc cs = { v->hvas, NV_CTXSHARE_ALLOCATION_FLAGS_SUBCONTEXT_ASYNC, 0 };
+	c->ctxshare = hd_new_handle(d);
+	if (rm_alloc(d, c->tsg, &c->ctxshare, FERMI_CONTEXT_SHARE_A, &cs, sizeof(cs),
+		     "alloc FERMI_CONTEXT_SHARE_A (fwd)"))
+		return -1;
+	struct nv_channel_alloc ch;
+	memset(&ch, 0, sizeof(ch));
+	ch.hObjectError = c->notif.h;
+	ch.hObjectBuffer = v->hvirt;
+	ch.gpFifoOffset = c->ring.va;
+	ch.gpFifoEntries = HD_GP_ENTRIES;
+	ch.flags = NVOS04_FLAGS_CHANNEL_DENY_PHYSICAL_MODE_CE | NVOS04_FLAGS_CHANNEL_DENY_AUTH_LEVEL_PRIV;
+	ch.hContextShare = c->ctxshare;
+	ch.hUserdMemory[0] = c->ring.h;
+	ch.userdOffset[0] = HD_USERD_OFF;
+	c->chan = hd_new_handle(d);
+	c->gr = hd_new_handle(d);
+	struct nv_gpfifo_schedule sched = { 1, 0, 0 };
+	struct nv_work_submit_token tok = { 0xffffffffu };
+	if (rm_alloc(d, c->tsg, &c->chan, HOPPER_CHANNEL_GPFIFO_A, &ch, sizeof(ch),
+		     "alloc HOPPER_CHANNEL_GPFIFO_A (fwd, deny phys-CE/priv)") ||
+	    rm_alloc(d, c->chan, &c->gr, HOPPER_COMPUTE_A, NULL, 0, "alloc HOPPER_COMPUTE_A (fwd)") ||
+	    rm_control(d, c->chan, NVC36F_CTRL_CMD_GPFIFO_GET_WORK_SUBMIT_TOKEN, &tok, sizeof(tok),
+		       "ctrl GET_WORK_SUBMIT_TOKEN (fwd)") ||
+	    rm_control(d, c->tsg, NVA06C_CTRL_CMD_GPFIFO_SCHEDULE, &sched, sizeof(sched),
+		       "ctrl TSG GPFIFO_SCHEDULE (fwd)"))
+		return -1;
+	c->token = tok.workSubmitToken;
+	c->gp_entries = HD_GP_ENTRIES;
+
+	/* entry 0: the pushbuffer lives above 2^40 (hostd's window), so set
+	 * the segment's extended base once; entry 1: bind the compute class
+	 * on subchannel 1 and release the fence */
+	volatile uint64_t *gp = c->ring.cpu;
+	gp[0] = hd_gpfifo_ext_base(c->pbm.va);
+	c->gp_put = 1;
+	uint32_t buf[16];
+	struct pb p;
+	pb_init(&p, buf, 16);
+	pb_set_object(&p, PB_SUBCH_COMPUTE, HOPPER_COMPUTE_A);
+	pb_host_sem_release(&p, c->fence.va, ++c->seq);
+	if (p.overflow || submit(d, c, buf, p.len))
+		return -1;
+	uint32_t rc = 0;
+	int r = wait_fence(c, c->seq, FWD_OPEN_TIMEOUT_NS, &rc);
+	if (d->log)
+		fprintf(d->log, "fwd channel: token 0x%x ring %s va 0x%llx pushbuffer va 0x%llx fence va "
+			"0x%llx: first segment %s (GP_GET %u, notifier info32 %u)\n",
+			c->token, c->vid_ring ? "vidmem" : "sysmem", (unsigned long long)c->ring.va,
+			(unsigned long long)c->pbm.va, (unsigned long long)c->fence.va,
+			r ? (r == -EFAULT ? "RC" : "timed out") : "done",
+			((volatile uint32_t *)((uint8_t *)c->ring.cpu + HD_USERD_OFF))[0x88 / 4], rc);
+	if (r) {
+		d->last_status = r == -EFAULT ? rc : NV_ERR_INVALID_STATE;
+		return -2;
+	}
+	return 0;
+}
+
+int hd_fwd_chan_open(struct hd_dev *d, struct hd_vas *v, struct hd_fwd_chan *c)
+{
+	if (!v->hvas || !v->hvirt)
+		return -1;
+	int r = open_once(d, v, c, HD_MEM_SYS);
+	if (r == -2) {
+		/* sysmem GPFIFO/USERD did not run: the bring-up hostd verified
+		 * on the GPU has them in vidmem (BAR1) */
+		hd_fwd_chan_close(d, c);
+		if (d->log)
+			fprintf(d->log, "fwd channel: retrying with the ring and pushbuffer in vidmem\n");
+		r = open_once(d, v, c, HD_MEM_VID);
+	}
+	if (r) {
+		hd_fwd_chan_close(d, c);
+		return -1;
+	}
+	return 0;
+}
+
+int hd_fwd_launch(struct hd_dev *d, struct hd_fwd_chan *c,
+		  const struct hd_mthd *m, size_t n, uint64_t qmd_va,
+		  uint64_t timeout_ns, uint32_t *rc)
+{
+	uint32_t local[512], *buf = local;
+	size_t cap = 2 * n + 16;
+	if (rc)
+		*rc = 0;
+	if (c->dead || !c->chan)
+		return -EIO;
+	/* SEND_PCAS_A holds qmd_va >> 8 in 32 bits */
+	if ((qmd_va & 0xffu) || (qmd_va >> 40))
+		return -EINVAL;
+	if (cap > sizeof(local) / 4 && !(buf = malloc(cap * 4)))
+		return -ENOMEM;
+	uint32_t payload = c->seq + 1;
+	long len = hd_fwd_encode_launch(buf, cap, m, n, qmd_va, c->fence.va, payload);
+	int r;
+	if (len < 0) {
+		r = -EINVAL; /* refused before anything reached the GPU */
+	} else {
+		c->seq = payload;
+		if (submit(d, c, buf, (size_t)len)) {
+			c->dead = true;
+			r = -EIO;
+		} else {
+			r = wait_fence(c, payload, timeout_ns, rc);
+		}
+	}
+	if (buf != local)
+		free(buf);
+	return r;
+}
+
+void hd_fwd_chan_close(struct hd_dev *d, struct hd_fwd_chan *c)
+{
+	if (c->tsg)
+		rm_free(d, d->device, c->tsg); /* channel, compute object, ctxshare */
+	hd_free(d, &c->ring);
+	hd_free(d, &c->pbm);
+	hd_free(d, &c->fence);
+	hd_free(d, &c->notif);
+	memset(c, 0, sizeof(*c));
+	c->ring.map_fd = c->pbm.map_fd = c->fence.map_fd = c->notif.map_fd = -1;
+}
