@@ -103,6 +103,7 @@ OUT="$GUEST_CACHE/initrd-$NV_VER-$KREL.cpio"
 CUTEST="$GUEST_CACHE/cuinit-test"
 CUCHECK="$GUEST_CACHE/cudacheck"
 CUPROBE="$GUEST_CACHE/cuprobe"
+R3CHECK="$GUEST_CACHE/rung3check"
 NVTRACE="$GUEST_CACHE/nvtrace.so"
 if [ ! -e "$NVTRACE" ] || newer "$VGSP_ROOT/scripts/guest/nvtrace.c" "$NVTRACE"; then
 	gcc -shared -fPIC -O2 -Wall -Wextra -Werror -o "$NVTRACE.tmp" \
@@ -119,9 +120,13 @@ if [ ! -x "$CUPROBE" ] || newer "$VGSP_ROOT/scripts/guest/cuprobe.c" "$CUPROBE";
 	gcc -std=c11 -O2 -Wall -Wextra -Werror -o "$CUPROBE.tmp" \
 		"$VGSP_ROOT/scripts/guest/cuprobe.c" -ldl && mv "$CUPROBE.tmp" "$CUPROBE"
 fi
+if [ ! -x "$R3CHECK" ] || newer "$VGSP_ROOT/scripts/guest/rung3check.c" "$R3CHECK"; then
+	gcc -std=c11 -O2 -Wall -Wextra -Werror -o "$R3CHECK.tmp" \
+		"$VGSP_ROOT/scripts/guest/rung3check.c" -ldl && mv "$R3CHECK.tmp" "$R3CHECK"
+fi
 if [ ! -e "$OUT" ] || newer "$VGSP_ROOT/scripts/guest/init.sh" "$OUT" || newer "$0" "$OUT" ||
    newer "$NVDIR/.done" "$OUT" || newer "$CUTEST" "$OUT" || newer "$CUCHECK" "$OUT" || newer "$CUPROBE" "$OUT" ||
-   newer "$USR/.done" "$OUT" || newer "$NVTRACE" "$OUT"; then
+   newer "$R3CHECK" "$OUT" || newer "$USR/.done" "$OUT" || newer "$NVTRACE" "$OUT"; then
 	t0=$(now)
 	for t in cpio modinfo; do
 		command -v "$t" > /dev/null ||
@@ -153,6 +158,7 @@ if [ ! -e "$OUT" ] || newer "$VGSP_ROOT/scripts/guest/init.sh" "$OUT" || newer "
 	cp "$CUTEST" "$R/usr/bin/cuinit-test"
 	cp "$CUCHECK" "$R/usr/bin/cudacheck"
 	cp "$CUPROBE" "$R/usr/bin/cuprobe"
+	cp "$R3CHECK" "$R/usr/bin/rung3check"
 	cp "$NVTRACE" "$R/usr/lib/nvtrace.so"
 	cp -a "$USR"/usr/lib/x86_64-linux-gnu/libnvidia-ml.so* "$USR"/usr/lib/x86_64-linux-gnu/libcuda.so* \
 		"$R/usr/lib/x86_64-linux-gnu/" 2>/dev/null || true

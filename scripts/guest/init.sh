@@ -7,7 +7,12 @@
 # nvidia-uvm.ko, e.g. uvm_debug_prints=1), rung1.cuinit=1 (cuinit-test after
 # nvidia-smi), rung2=1 (rung-2 mode: nvidia.ko and nvidia-uvm.ko, their nodes as
 # nvidia-modprobe makes them, nvidia-smi -L, then cudacheck with rung2.args=a,b,... as its
-# arguments; lines are prefixed "rung2:" and the verdict is rung 2's).
+# arguments; lines are prefixed "rung2:" and the verdict is rung 2's), rung3=1 (rung3check,
+# scripts/guest/rung3check.c, with rung3.args=a,b,... as its arguments, its lines prefixed
+# "rung3check:": after cudacheck when rung2=1 is given too (the verdict stays rung 2's), else
+# instead of it (nvidia.ko and nvidia-uvm.ko as for rung 2, lines prefixed "rung3:", the verdict
+# the guest's own: every test passed its CPU reference; rung 3 itself is the byte comparison with
+# the native run, scripts/guest/rung3-compare.sh on the host).
 /bin/busybox --install -s /bin
 export PATH=/bin:/usr/bin
 mount -t proc proc /proc
@@ -19,6 +24,8 @@ arg() { sed -n "s/.*\\b$1=\\([^ ]*\\).*/\\1/p" /proc/cmdline; }
 NVOPTS=$(arg rung1.nvopts | tr ',' ' ')
 UVMOPTS=$(arg rung2.uvmopts | tr ',' ' ')
 RUNG=1; [ "$(arg rung2)" = 1 ] && RUNG=2
+R3=0; [ "$(arg rung3)" = 1 ] && R3=1
+[ "$R3" = 1 ] && [ "$RUNG" = 1 ] && RUNG=3
 say() { echo "rung$RUNG: [$(t)] $*"; }
 
 # nvidia-uvm.ko and its nodes as nvidia-modprobe creates them: the major
@@ -59,8 +66,8 @@ if [ -n "$maj" ]; then
 	say "device nodes: major $maj"
 	cat /proc/driver/nvidia/version 2>/dev/null
 	ls /proc/driver/nvidia/gpus/ 2>/dev/null
-	# Rung 2: nvidia-uvm is loaded before any client, as on a booted system.
-	[ "$RUNG" = 2 ] && load_uvm
+	# Rung 2 and 3: nvidia-uvm is loaded before any client, as on a booted system.
+	[ "$RUNG" != 1 ] && load_uvm
 	say "nvidia-smi -L"
 	nvidia-smi -L > /tmp/smi-L.txt 2>&1; rc=$?
 	cat /tmp/smi-L.txt; say "nvidia-smi -L rc=$rc"
@@ -81,6 +88,8 @@ if [ -n "$maj" ] && [ "$RUNG" = 2 ]; then
 	{ LD_PRELOAD=$pre cudacheck $sm $(arg rung2.args | tr ',' ' ') 2>&1; echo "$?" > /tmp/cudacheck.rc; } |
 		tee /tmp/cudacheck.txt
 	say "cudacheck rc=$(cat /tmp/cudacheck.rc)"
+elif [ -n "$maj" ] && [ "$RUNG" = 3 ]; then
+	: # rung3check only (below)
 elif [ -n "$maj" ]; then
 	say "nvidia-smi -q"
 	# Full output kept and its exit status checked: rung 1 needs -q to
@@ -96,9 +105,17 @@ elif [ -n "$maj" ]; then
 else
 	say "nvidia not in /proc/devices:"; cat /proc/devices
 fi
+if [ -n "$maj" ] && [ "$R3" = 1 ]; then
+	# rung3check's lines go to the console as they come (a hang keeps them).
+	say "rung3check $(arg rung3.args | tr ',' ' ')"
+	# shellcheck disable=SC2046 # rung3.args is a comma-separated word list
+	{ rung3check $(arg rung3.args | tr ',' ' ') 2>&1; echo "$?" > /tmp/rung3check.rc; } |
+		tee /tmp/rung3check.txt
+	say "rung3check rc=$(cat /tmp/rung3check.rc)"
+fi
 
 say "kernel log (NVRM / nvidia / nvidia-uvm / drm):"
-dmesg | grep -iE 'NVRM|nvidia|uvm|Xid|01:00\.0|drm|cudacheck|cuprobe' | sed 's/^/dmesg: /'
+dmesg | grep -iE 'NVRM|nvidia|uvm|Xid|01:00\.0|drm|cudacheck|cuprobe|rung3check' | sed 's/^/dmesg: /'
 if [ "$RUNG" = 2 ]; then
 	# Rung 2: nvidia-smi -L lists the GPU, cudacheck passed every check (its
 	# SM work and launch may fail cleanly on sim: rung2.smwork=refused), and
@@ -131,6 +148,23 @@ if [ "$RUNG" = 2 ]; then
 		smw="SM work ${smv:-?} verified"
 		[ "${smr:-0}" != 0 ] && smw="$smw, $smr refused cleanly (no SMs: --sm-work $(arg rung2.smwork))"
 		say "VERDICT PASS: cuInit 0, $nv copies verified (copy engine), $smw, launch ${launch:-not run}"
+	fi
+	sync
+	poweroff -f
+fi
+if [ "$RUNG" = 3 ]; then
+	# rung3check alone: nvidia-smi -L lists the GPU and every test passed its CPU reference
+	# (rung 3 itself is rung3-compare.sh's byte comparison with the native run's hashes).
+	s=$(grep '^rung3check: summary' /tmp/rung3check.txt 2>/dev/null | tail -1)
+	firstfail=$(grep -m1 '^rung3check: .* FAIL' /tmp/rung3check.txt 2>/dev/null | sed 's/^rung3check: //')
+	if ! grep -q '^GPU 0: .*(UUID: GPU-' /tmp/smi-L.txt 2>/dev/null; then
+		say "VERDICT FAIL: nvidia-smi -L listed no GPU"
+	elif [ -z "$s" ]; then
+		say "VERDICT FAIL: rung3check printed no summary (rc=$(cat /tmp/rung3check.rc 2>/dev/null))"
+	elif [ "$(cat /tmp/rung3check.rc)" != 0 ]; then
+		say "VERDICT FAIL: rung3check ${s#rung3check: summary } (first: ${firstfail:-?})"
+	else
+		say "VERDICT PASS: rung3check ${s#rung3check: summary }, every output equal to its CPU reference (compare the hashes with the native run: rung3-compare.sh)"
 	fi
 	sync
 	poweroff -f

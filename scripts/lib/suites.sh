@@ -67,6 +67,9 @@ run_unit_suites() {
 	done
 	# Host tools with a test target (vgsp-smi: fake sysfs/debugfs tree, schema).
 	has_target "$ROOT/tools/vgsp-smi" test && run_make_suite tools-vgsp-smi "$ROOT/tools/vgsp-smi" test
+	# Rung 3's tools without a GPU: rung3check (SHA-256 vectors, --list, --cpu-only, its
+	# runner on fake libcuda libraries) and rung3-compare.sh on synthetic logs (~10 s).
+	run_cmd_suite guest-rung3 sh "$ROOT/scripts/guest/test-rung3.sh"
 	return 0
 }
 
