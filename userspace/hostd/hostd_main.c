@@ -6,6 +6,11 @@
  * and launch latency/throughput.
  *
  *   vgsp-hostd run --cubin build/kern.cubin [--mode auto|tsg|simple] [--multi-ce]
+ *   vgsp-hostd fwd-test --cubin build/kern.cubin
+ *
+ * fwd-test plays the guest against hostd_fwd.h: an anonymous buffer is
+ * the guest's memory, pieces of it are mirrored at guest-like VAs, and
+ * QMDs written into it run on a forwarding channel (see fwd_test()).
  *
  * --multi-ce adds a 16 MiB copy split over several async copy engines
  * (extra channel groups); it was written after the last GPU run and has
@@ -19,9 +24,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <errno.h>
+#include <sys/mman.h>
+
 #include "cubin.h"
 #include "hostd.h"
 #include "hostd_backend.h"
+#include "hostd_fwd.h"
 #include "nvrm_abi.h"
 #include "pb.h"
 #include "qmd.h"
@@ -125,10 +134,9 @@ static int load_kernel(struct ctx *c, const void *img, size_t n, const char *nam
 
 /* constant bank 0 for sm_90: driver words (shared/local windows, initial
  * stack pointer) then the parameters at the cubin's param offset */
-static void fill_cb0(struct ctx *c, unsigned slot, const struct cubin_kernel *k,
-		     const void *params, uint32_t nparams, uint32_t grid, uint32_t block)
+static void fill_cb0_at(uint32_t *cb, const struct cubin_kernel *k,
+			const void *params, uint32_t nparams, uint32_t grid, uint32_t block)
 {
-	uint32_t *cb = (uint32_t *)((uint8_t *)c->cb0.cpu + (size_t)slot * CB0_SLOT);
 	memset(cb, 0, 0x400);
 	/* ntid.xyz at 0x0, nctaid.xyz at 0xc (read by the code as c[0x0][...]) */
 	cb[0] = block; cb[1] = 1; cb[2] = 1;
@@ -140,6 +148,13 @@ static void fill_cb0(struct ctx *c, unsigned slot, const struct cubin_kernel *k,
 	cb[10] = 0xfffdc0;
 	uint32_t off = k->param_offset ? k->param_offset : 0x210;
 	memcpy((uint8_t *)cb + off, params, nparams);
+}
+
+static void fill_cb0(struct ctx *c, unsigned slot, const struct cubin_kernel *k,
+		     const void *params, uint32_t nparams, uint32_t grid, uint32_t block)
+{
+	fill_cb0_at((uint32_t *)((uint8_t *)c->cb0.cpu + (size_t)slot * CB0_SLOT), k, params,
+		    nparams, grid, block);
 }
 
 static int launch(struct ctx *c, const struct cubin_kernel *k, uint32_t code_off, unsigned cb_slot,
@@ -651,10 +666,23 @@ static void *read_file(const char *path, size_t *n)
 	return b;
 }
 
+static int fwd_test(const char *cubin);
+
 int main(int argc, char **argv)
 {
 	const char *cubin = "build/kern.cubin", *mode = "auto";
 	int multi_ce = 0;
+	if (argc > 1 && !strcmp(argv[1], "fwd-test")) {
+		for (int i = 2; i < argc; i++) {
+			if (!strcmp(argv[i], "--cubin") && i + 1 < argc) {
+				cubin = argv[++i];
+			} else {
+				fprintf(stderr, "usage: vgsp-hostd fwd-test [--cubin PATH]\n");
+				return 2;
+			}
+		}
+		return fwd_test(cubin);
+	}
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--cubin") && i + 1 < argc)
 			cubin = argv[++i];
@@ -737,5 +765,350 @@ int main(int argc, char **argv)
 	hd_close(&c.d);
 	free(img);
 	printf("hostd: %d failure(s)\n", failures);
+	return failures ? 1 : 0;
+}
+
+/* ---- fwd-test: hostd_fwd.h with this process as the guest ----------------
+ *
+ * "Guest memory" is an anonymous 256 MiB buffer registered as one backing;
+ * the guest's VA space maps pieces of it:
+ *
+ *   guest VA          buffer offset        what
+ *   0x0_C000_0000     12 MiB + 64 KiB      QMDs (low reservation)
+ *   0x1_0800_0000     0                    a run in the host RM's hole: skipped
+ *   0x2_0000_0000     0 (case 1), 4 MiB    output (case 2 remaps the same VA)
+ *   0x2_4000_0000     12 MiB               kernel code (read-only)
+ *   0x2_6000_0000     12 MiB + 128 KiB     constant bank 0 slots (read-only)
+ *   0x2_8000_0000     8 MiB                case 2: a new piece
+ *   0x2_C000_0000     -                    never mapped: the fault case
+ *   0x3_0000_0000     64 MiB               shader local memory (162 MiB)
+ *
+ * The shader local memory is the guest's, as a guest driver's would be:
+ * SET_SHADER_LOCAL_MEMORY_A holds 17 address bits above 32 on the Ampere
+ * class (49-bit VAs), so hostd's window above 2^56 is no place for it. The
+ * compute state sent before every launch is what `run` sends on its
+ * channel (pb_compute_windows + pb_compute_local_memory).
+ */
+#define G_BYTES (256ull * MiB)
+#define G_SLM (64ull * MiB)
+#define VA_SLM 0x300000000ull
+#define G_OUT_A 0ull
+#define G_OUT_B (4ull * MiB)
+#define G_EXTRA (8ull * MiB)
+#define G_CODE (12ull * MiB)
+#define G_QMD (12ull * MiB + 64 * 1024)
+#define G_CB0 (12ull * MiB + 128 * 1024)
+#define G_OUT_WORDS (1u << 20)
+#define VA_QMD 0xC0000000ull
+#define VA_SKIP 0x108000000ull
+#define VA_DATA 0x200000000ull
+#define VA_CODE 0x240000000ull
+#define VA_CB0 0x260000000ull
+#define VA_EXTRA 0x280000000ull
+#define VA_HOLE 0x2C0000000ull
+#define FWD_TIMEOUT_NS 5000000000ull
+
+struct fwd {
+	struct hd_dev d;
+	struct hd_backing b;
+	struct hd_vas v;
+	struct hd_fwd_chan c;
+	uint8_t *g;
+	struct cubin_kernel k;
+	struct hd_mthd st[32];
+	size_t nst;
+};
+
+static double us_since(uint64_t t0)
+{
+	return (hd_now_ns() - t0) / 1e3;
+}
+
+static void fwd_fail(struct fwd *f, const char *step)
+{
+	result(0, "fwd-test %s: rm status 0x%x (stage '%s')", step, f->d.last_status,
+	       f->d.stage ? f->d.stage : "-");
+}
+
+static int collect_mthd(void *ctx, const struct pb_method *m)
+{
+	struct fwd *f = ctx;
+	if (f->nst >= sizeof(f->st) / sizeof(f->st[0]))
+		return -1;
+	f->st[f->nst].mthd = m->mthd;
+	f->st[f->nst].data = m->data;
+	f->nst++;
+	return 0;
+}
+
+static void fill_words(uint8_t *p, uint32_t v)
+{
+	uint32_t *w = (uint32_t *)p;
+	for (uint32_t i = 0; i < G_OUT_WORDS; i++)
+		w[i] = v;
+}
+
+/* words of the piece at @off that are not i*mul+add (mul 0: not v=add) */
+static uint32_t bad_words(const uint8_t *p, uint32_t n, uint32_t mul, uint32_t add)
+{
+	const volatile uint32_t *w = (const volatile uint32_t *)p;
+	uint32_t bad = 0;
+	for (uint32_t i = 0; i < n; i++)
+		bad += w[i] != i * mul + add;
+	return bad;
+}
+
+/* write cb0 slot + QMD slot @slot for vgsp_fill(out, n, mul, add), launch */
+static int fwd_launch_fill(struct fwd *f, unsigned slot, uint64_t out_va, uint32_t n, uint32_t mul,
+			   uint32_t add, double *us, uint32_t *rc)
+{
+	struct { uint64_t out; uint32_t n, mul, add; } __attribute__((packed)) prm = { out_va, n, mul, add };
+	uint32_t grid = (n + 255) / 256;
+	fill_cb0_at((uint32_t *)(f->g + G_CB0 + slot * CB0_SLOT), &f->k, &prm, sizeof(prm), grid, 256);
+	struct qmd_launch q = {
+		.program_va = VA_CODE, .program_bytes = f->k.code_bytes,
+		.grid = { grid, 1, 1 }, .block = { 256, 1, 1 }, .regs = f->k.regs,
+		.shared_bytes = f->k.shared_bytes + SHARED_RESERVED,
+		.cb0_va = VA_CB0 + (uint64_t)slot * CB0_SLOT, .cb0_bytes = CB0_SLOT,
+		.release_va = 0, .sass_version = 0x90, .local_bytes = SLM_PER_THREAD,
+	};
+	uint32_t qw[QMD_V04_DWORDS];
+	if (qmd_v04_encode(qw, &q))
+		return -EINVAL;
+	memcpy(f->g + G_QMD + slot * 512u, qw, QMD_V04_BYTES);
+	uint64_t t0 = hd_now_ns();
+	int r = hd_fwd_launch(&f->d, &f->c, f->st, f->nst, VA_QMD + slot * 512u, FWD_TIMEOUT_NS, rc);
+	if (us)
+		*us = us_since(t0);
+	return r;
+}
+
+static int fwd_sync(struct fwd *f, const char *what, const struct hd_run *runs, size_t n,
+		    uint64_t want_maps, uint64_t want_unmaps, uint64_t want_skipped)
+{
+	uint64_t m0 = f->v.maps, u0 = f->v.unmaps, s0 = f->v.skipped, i0 = f->v.tlb_invalidates;
+	uint64_t t0 = hd_now_ns();
+	int r = hd_vas_sync(&f->d, &f->v, runs, n);
+	double us = us_since(t0);
+	uint64_t dm = f->v.maps - m0, du = f->v.unmaps - u0, ds = f->v.skipped - s0;
+	int ok = !r && dm == want_maps && du == want_unmaps && ds == want_skipped;
+	if (!ok && r) {
+		fwd_fail(f, what);
+		return -1;
+	}
+	result(ok, "fwd-test %s: %zu runs -> %llu maps, %llu unmaps, %llu skipped, %llu TLB invalidate(s), "
+	       "%zu mapped (want %llu/%llu/%llu), %.1f us",
+	       what, n, (unsigned long long)dm, (unsigned long long)du, (unsigned long long)ds,
+	       (unsigned long long)(f->v.tlb_invalidates - i0), f->v.nruns,
+	       (unsigned long long)want_maps, (unsigned long long)want_unmaps,
+	       (unsigned long long)want_skipped, us);
+	printf("METRIC fwd %s_us %.1f\n", what, us);
+	return ok ? 0 : -1;
+}
+
+static void fwd_launch_check(struct fwd *f, const char *what, unsigned slot, uint64_t out_va,
+			     uint64_t out_off, uint32_t mul, uint32_t add, const uint64_t *clean_off,
+			     const uint32_t *clean_val, unsigned nclean)
+{
+	uint32_t rc = 0;
+	double us = 0;
+	int r = fwd_launch_fill(f, slot, out_va, G_OUT_WORDS, mul, add, &us, &rc);
+	if (r) {
+		result(0, "fwd-test %s: launch returned %d (%s), notifier info32 %u, rm status 0x%x", what,
+		       r, strerror(-r), rc, f->d.last_status);
+		return;
+	}
+	uint32_t bad = bad_words(f->g + out_off, G_OUT_WORDS, mul, add), stray = 0;
+	for (unsigned i = 0; i < nclean; i++)
+		stray += bad_words(f->g + clean_off[i], G_OUT_WORDS, 0, clean_val[i]);
+	result(!bad && !stray, "fwd-test %s: vgsp_fill over %u words at guest VA 0x%llx -> buffer +0x%llx, "
+	       "%u wrong, %u stray writes elsewhere, launch %.1f us", what, G_OUT_WORDS,
+	       (unsigned long long)out_va, (unsigned long long)out_off, bad, stray, us);
+	printf("METRIC fwd %s_launch_us %.1f\n", what, us);
+}
+
+static int fwd_test(const char *cubin)
+{
+	static struct fwd f;
+	/* teardown may run before these exist: hd_free() closes map_fd >= 0 */
+	f.c.ring.map_fd = f.c.pbm.map_fd = f.c.fence.map_fd = f.c.notif.map_fd = -1;
+	uint64_t t0 = hd_now_ns();
+	if (hd_open_base(&f.d, stdout)) {
+		fwd_fail(&f, "open-base");
+		hd_close(&f.d);
+		return 1;
+	}
+	result(1, "fwd-test open-base: driver %s, classes C86F/CBC0/C661 present, %.0f us",
+	       hd_driver_version(&f.d), us_since(t0));
+
+	size_t n = 0;
+	void *img = read_file(cubin, &n);
+	if (!img || cubin_find_kernel(img, n, "vgsp_fill", &f.k) || f.k.has_relocs ||
+	    f.k.code_bytes > 64 * 1024) {
+		result(0, "fwd-test cubin: vgsp_fill not loadable from %s", cubin);
+		hd_close(&f.d);
+		free(img);
+		return 1;
+	}
+	f.g = mmap(NULL, G_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE,
+		   -1, 0);
+	if (f.g == MAP_FAILED) {
+		result(0, "fwd-test guest buffer: mmap failed");
+		hd_close(&f.d);
+		free(img);
+		return 1;
+	}
+	memset(f.g, 0, G_BYTES);
+	memcpy(f.g + G_CODE, f.k.code, f.k.code_bytes);
+
+	t0 = hd_now_ns();
+	if (hd_backing_register(&f.d, f.g, G_BYTES, &f.b)) {
+		fwd_fail(&f, "backing-register");
+		goto out;
+	}
+	double reg_us = us_since(t0);
+	result(1, "fwd-test backing-register: %llu MiB anonymous memory as OS descriptor 0x%x, %.1f us",
+	       G_BYTES / MiB, f.b.h, reg_us);
+	printf("METRIC fwd backing_register_256MiB_us %.1f\n", reg_us);
+
+	t0 = hd_now_ns();
+	if (hd_vas_create(&f.d, &f.v)) {
+		fwd_fail(&f, "vas-create");
+		goto out;
+	}
+	double vas_us = us_since(t0);
+	result(1, "fwd-test vas-create: VA space 0x%x, reservations 0x%x/0x%x, range 0x%x, %.1f us",
+	       f.v.hvas, f.v.rsv_lo, f.v.rsv_hi, f.v.hvirt, vas_us);
+	printf("METRIC fwd vas_create_us %.1f\n", vas_us);
+
+	{
+		uint32_t buf[32];
+		struct pb p;
+		pb_init(&p, buf, 32);
+		pb_compute_windows(&p, SHARED_WINDOW, LOCAL_WINDOW);
+		pb_compute_local_memory(&p, VA_SLM, SLM_PER_TPC);
+		if (p.overflow || pb_decode(buf, p.len, collect_mthd, &f)) {
+			result(0, "fwd-test compute state methods");
+			goto out;
+		}
+		printf("fwd-test: shader local memory at guest VA 0x%llx, %zu state methods per launch\n",
+		       VA_SLM, f.nst);
+	}
+
+	/* ---- case 1: map, launch, verify ---- */
+	fill_words(f.g + G_OUT_A, 0xAAAAAAAAu);
+	fill_words(f.g + G_OUT_B, 0xBBBBBBBBu);
+	fill_words(f.g + G_EXTRA, 0xCCCCCCCCu);
+	const uint32_t hb = f.b.h;
+	const struct hd_run runs1[6] = {
+		{ VA_QMD, 4096, hb, G_QMD, false },
+		{ VA_SKIP, 64 * 1024, hb, G_OUT_A, false },
+		{ VA_DATA, 4 * MiB, hb, G_OUT_A, false },
+		{ VA_CODE, 64 * 1024, hb, G_CODE, true },
+		{ VA_CB0, 2 * CB0_SLOT, hb, G_CB0, true },
+		{ VA_SLM, SLM_PER_TPC * SLM_TPCS, hb, G_SLM, false },
+	};
+	if (fwd_sync(&f, "sync1", runs1, 6, 5, 0, 1) ||
+	    fwd_sync(&f, "sync1-again", runs1, 6, 0, 0, 1))
+		goto out;
+
+	t0 = hd_now_ns();
+	if (hd_fwd_chan_open(&f.d, &f.v, &f.c)) {
+		fwd_fail(&f, "chan-open");
+		goto out;
+	}
+	double open_us = us_since(t0);
+	result(1, "fwd-test chan-open: TSG+ctxshare+C86F (deny phys-CE, deny priv)+CBC0, token 0x%x, ring in %s, "
+	       "first segment done, %.1f us", f.c.token, f.c.vid_ring ? "vidmem" : "sysmem", open_us);
+	printf("METRIC fwd chan_open_us %.1f\n", open_us);
+
+	{
+		const uint64_t off[2] = { G_OUT_B, G_EXTRA };
+		const uint32_t val[2] = { 0xBBBBBBBBu, 0xCCCCCCCCu };
+		fwd_launch_check(&f, "case1", 0, VA_DATA, G_OUT_A, 3, 0x1234, off, val, 2);
+	}
+
+	/* ---- case 2: the same output VA now backed elsewhere, plus a new piece ---- */
+	fill_words(f.g + G_OUT_A, 0xAAAAAAAAu);
+	const struct hd_run runs2[6] = {
+		{ VA_QMD, 4096, hb, G_QMD, false },
+		{ VA_DATA, 4 * MiB, hb, G_OUT_B, false },
+		{ VA_CODE, 64 * 1024, hb, G_CODE, true },
+		{ VA_CB0, 2 * CB0_SLOT, hb, G_CB0, true },
+		{ VA_EXTRA, 4 * MiB, hb, G_EXTRA, false },
+		{ VA_SLM, SLM_PER_TPC * SLM_TPCS, hb, G_SLM, false },
+	};
+	if (!fwd_sync(&f, "sync2", runs2, 6, 2, 1, 0)) {
+		const uint64_t off_a[2] = { G_OUT_A, G_EXTRA };
+		const uint32_t val_a[2] = { 0xAAAAAAAAu, 0xCCCCCCCCu };
+		fwd_launch_check(&f, "case2-remapped-va", 0, VA_DATA, G_OUT_B, 5, 7, off_a, val_a, 2);
+		const uint64_t off_b[1] = { G_OUT_A };
+		const uint32_t val_b[1] = { 0xAAAAAAAAu };
+		fwd_launch_check(&f, "case2-new-piece", 0, VA_EXTRA, G_EXTRA, 7, 9, off_b, val_b, 1);
+	}
+
+	/* ---- launch round trip: 1 CTA, 500 times ---- */
+	if (!f.c.dead) {
+		enum { ITERS = 500 };
+		static uint64_t t[ITERS];
+		int r = 0;
+		uint32_t rc;
+		for (unsigned i = 0; i < ITERS && !r; i++) {
+			double us;
+			r = fwd_launch_fill(&f, 0, VA_EXTRA, 256, 1, i, &us, &rc);
+			t[i] = (uint64_t)(us * 1000);
+		}
+		if (r) {
+			result(0, "fwd-test launch-latency: launch returned %d", r);
+		} else {
+			printf("METRIC fwd launch_1cta_p50_us %.1f\n", pct(t, ITERS, 0.5) / 1e3);
+			printf("METRIC fwd launch_1cta_p95_us %.1f\n", pct(t, ITERS, 0.95) / 1e3);
+			result(!bad_words(f.g + G_EXTRA, 256, 1, ITERS - 1),
+			       "fwd-test launch-latency: %u one-CTA launches (state + QMD + fence), p50 %.1f us",
+			       ITERS, pct(t, ITERS, 0.5) / 1e3);
+		}
+	}
+
+	/* ---- case 3: the kernel writes to an unmapped guest VA ---- */
+	if (!f.c.dead) {
+		uint32_t rc = 0;
+		double us = 0;
+		int r = fwd_launch_fill(&f, 1, VA_HOLE, G_OUT_WORDS, 1, 1, &us, &rc);
+		printf("fwd-test fault: launch returned %d (%s), notifier info32 %u, dead %d, %.1f us\n",
+		       r, r ? strerror(-r) : "ok", rc, f.c.dead, us);
+		result(r == -EFAULT && f.c.dead,
+		       "fwd-test fault: output at unmapped 0x%llx -> -EFAULT, notifier info32 %u%s, detected in %.1f us",
+		       (unsigned long long)VA_HOLE, rc, rc == 31 ? " (MMU fault)" : "", us);
+		printf("METRIC fwd fault_detect_us %.1f\n", us);
+	}
+
+	/* ---- case 4: a new channel in the same VA space works ---- */
+	hd_fwd_chan_close(&f.d, &f.c);
+	t0 = hd_now_ns();
+	if (hd_fwd_chan_open(&f.d, &f.v, &f.c)) {
+		fwd_fail(&f, "chan-reopen");
+	} else {
+		printf("METRIC fwd chan_reopen_us %.1f\n", us_since(t0));
+		const uint64_t off[1] = { G_OUT_A };
+		const uint32_t val[1] = { 0xAAAAAAAAu };
+		fwd_launch_check(&f, "reopen", 0, VA_DATA, G_OUT_B, 11, 13, off, val, 1);
+	}
+
+out:
+	hd_fwd_chan_close(&f.d, &f.c);
+	if (f.v.hvas) {
+		t0 = hd_now_ns();
+		hd_vas_destroy(&f.d, &f.v);
+		printf("METRIC fwd vas_destroy_us %.1f\n", us_since(t0));
+	}
+	if (f.b.h) {
+		t0 = hd_now_ns();
+		hd_backing_unregister(&f.d, &f.b);
+		printf("METRIC fwd backing_unregister_256MiB_us %.1f\n", us_since(t0));
+	}
+	hd_close(&f.d);
+	munmap(f.g, G_BYTES);
+	free(img);
+	printf("fwd-test: %d failure(s)\n", failures);
 	return failures ? 1 : 0;
 }

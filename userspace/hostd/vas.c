@@ -54,7 +54,10 @@ int hd_vas_create(struct hd_dev *d, struct hd_vas *v)
 	if (d->log)
 		fprintf(d->log, "vas: 0x%x base 0x%llx size 0x%llx\n", v->hvas,
 			(unsigned long long)va.vaBase, (unsigned long long)va.vaSize);
-	if (va.vaBase > HD_VA_MIN || va.vaBase + va.vaSize < HD_VA_OWN_BASE + HD_VA_OWN_SIZE) {
+	/* RM returns the range it gave (1 MiB .. 2^57 on GH100); a range that
+	 * misses the guest's or hostd's windows is refused */
+	if (va.vaBase > HD_VA_MIN ||
+	    (va.vaSize && va.vaBase + va.vaSize < HD_VA_OWN_BASE + HD_VA_OWN_SIZE)) {
 		if (d->log)
 			fprintf(d->log, "vas: the VA space does not cover [0x%llx, 0x%llx)\n",
 				HD_VA_MIN, HD_VA_OWN_BASE + HD_VA_OWN_SIZE);

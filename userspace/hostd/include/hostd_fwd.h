@@ -93,7 +93,7 @@ int hd_vas_create(struct hd_dev *d, struct hd_vas *v);
 int hd_vas_sync(struct hd_dev *d, struct hd_vas *v, const struct hd_run *runs,
 		size_t n);
 /* Unmaps every run, then frees the range object, both reservations and
- * the VA space. Close the VA space's channels (and hd_vas_free() its
+ * the VA space. Close the VA space's channels (and hd_free() its
  * hd_vas_alloc() memory) first. */
 void hd_vas_destroy(struct hd_dev *d, struct hd_vas *v);
 /* (added) hostd memory (HD_MEM_*) mapped into the VA space at a fixed VA in
@@ -148,7 +148,9 @@ int hd_fwd_chan_open(struct hd_dev *d, struct hd_vas *v, struct hd_fwd_chan *c);
  * release with WFI of ++seq into the fence; wait up to @timeout_ns.
  * 0 done; -ETIMEDOUT; -EFAULT the channel was RC'd (*rc = notifier
  * info32, e.g. 31 MMU fault); -EIO other failure. Any error marks the
- * channel dead.
+ * channel dead, except (added) -EINVAL: @m holds a host method (< 0x100)
+ * or a method past 0x3ffc, or qmd_va is not 256-aligned below 2^40 -
+ * refused before anything reached the GPU, the channel stays usable.
  */
 int hd_fwd_launch(struct hd_dev *d, struct hd_fwd_chan *c,
 		  const struct hd_mthd *m, size_t n, uint64_t qmd_va,
