@@ -5,6 +5,8 @@
 # from the working tree. Prints the binary path and the core commit.
 #   scripts/guest/build-vfu.sh [COMMIT|worktree] [test]   (test: run the unit tests too)
 # env VFU_SAN=1: core and server built with -fsanitize=address,undefined
+# env HOSTD=1: vgsp-vfu linked with the hostd backend (make HOSTD=1 in userspace/vfu), built into
+#     its own directory (vfu-<sha>-hostd) so a plain build never stands in for it
 set -eu
 VGSP_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 rev=${1:-HEAD}
@@ -25,15 +27,20 @@ fi
 out=$VGSP_ROOT/.cache/guest/vfu-$sha
 cb=$core/build
 set --  "${2:-}"
+hostd=""
+if [ "${HOSTD:-0}" = 1 ]; then
+	out=$out-hostd; hostd="HOSTD=1"
+fi
+# shellcheck disable=SC2086 # $hostd is one word or none
 if [ "${VFU_SAN:-0}" = 1 ]; then
 	san="-fsanitize=address,undefined -fno-omit-frame-pointer"
 	out=$out-san; cb=$VGSP_ROOT/.cache/guest/core-$sha-san
 	make -s -C "$core" O="$cb" CC="gcc $san" core >&2
 	mk() { make -s -C userspace/vfu CORE_ROOT="$core" CORE_O="$cb" OUT="$out" \
-		CFLAGS="-O1 -g $san" LDFLAGS="$san" "$@" >&2; }
+		CFLAGS="-O1 -g $san" LDFLAGS="$san" $hostd "$@" >&2; }
 else
 	make -s -C "$core" O="$cb" core >&2
-	mk() { make -s -C userspace/vfu CORE_ROOT="$core" CORE_O="$cb" OUT="$out" "$@" >&2; }
+	mk() { make -s -C userspace/vfu CORE_ROOT="$core" CORE_O="$cb" OUT="$out" $hostd "$@" >&2; }
 fi
 mk all
 [ "$1" = test ] && mk test
