@@ -11,7 +11,7 @@
 #   Refused (exit 1, nothing written) when the native run failed: a FAIL line, no summary line,
 #   a summary with failed != 0, or no test line.
 # compare: CONSOLE_LOG is the guest's console (CRs and text before "rung3check:" are tolerated).
-#   One line per test, in the golden files' (alphabetical) order:
+#   One line per test, in the native run's order (GOLDEN_DIR/native.txt; else alphabetical):
 #     R3 <test> PASS (<native sha256> / <guest sha256>)
 #     R3 <test> FAIL (<native sha256> / <guest sha256 or ->): <why>
 #   then exactly one line
@@ -94,10 +94,13 @@ compare() {
 			[ -n "$first" ] || first="$1: $5"
 		fi
 	}
+	# The native run's order (native.txt) where known, then any other golden file.
+	order=$( { [ -r "$dir/native.txt" ] && results "$dir/native.txt" | awk '{ print $2 }'
+		for g in "$dir"/*.golden; do [ -e "$g" ] && basename "$g" .golden; done; } | awk '!seen[$0]++')
 	gtests=""
-	for g in "$dir"/*.golden; do
+	for t in $order; do
+		g=$dir/$t.golden
 		[ -e "$g" ] || continue
-		t=$(basename "$g" .golden)
 		gtests="$gtests $t"
 		gl=$(sed -n 1p "$g" | tr -d '\r')
 		gsha=$(field sha256 "$gl") gbytes=$(field bytes "$gl")
