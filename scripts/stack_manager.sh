@@ -4,10 +4,13 @@
 #
 #   setup                      host tools + both test kernels (idempotent)
 #   build [--kernel K]         vgsp.ko per kernel, the guest client, vm-bin
+#                              (newest: vgsp.ko only)
 #   test  [--kernel K] [--quick] [--no-unit] [--no-rung1]
 #                              make unit, make -C userspace/*/ test, a 60 s
 #                              fuzz run, VM tests (+ nested QEMU, mdevctl)
-#                              per kernel, kernel lint (checkpatch, sparse),
+#                              per kernel, the compile check against the newest
+#                              kernel Debian ships (suite module-newest),
+#                              kernel lint (checkpatch, sparse),
 #                              the ladder with the stock NVIDIA guest driver
 #                              over vfio-user up to VGSP_DEFAULT_RUNG (1 today,
 #                              scripts/lib/suites.sh); last line "N passed, N failed"
@@ -27,7 +30,8 @@
 #   demo  --kernel [K]         the vgsp.ko demo: a TCG VM loads vgsp.ko, creates two
 #                              instances and drives them with the smoke client
 #   vm    [--kernel K]         interactive shell in the VM, vgsp.ko loaded
-# K is 6.12 (default for demo/vm), 6.1 or all (default for build/test).
+# K is 6.12 (default for demo/vm), 6.1, newest (the newest kernel Debian ships, a
+# compile check: no boot) or all (= 6.12 6.1 newest, default for build/test).
 # --quick: 6.12 only, no unit/fuzz/lint/ladder suites. --no-rung1: no
 # ladder. --head: build kernel/ as committed
 # in HEAD (ignores uncommitted edits in the working tree). --nested-boot:
@@ -52,7 +56,7 @@ while [ $# -gt 0 ]; do
 		kdemo=1
 		# `demo --kernel` alone: the vgsp.ko demo on the default kernel
 		case ${2:-} in
-		"" | --*) [ "$cmd" = demo ] || die "--kernel needs 6.12, 6.1 or all" ;;
+		"" | --*) [ "$cmd" = demo ] || die "--kernel needs 6.12, 6.1, newest or all" ;;
 		*) kernels=$2; shift ;;
 		esac ;;
 	--kernel=*) kdemo=1 kernels=${1#--kernel=} ;;
@@ -71,10 +75,11 @@ while [ $# -gt 0 ]; do
 	shift
 done
 case $kernels in
-all) kernels="6.12 6.1" ;;
-"") case $cmd in demo | vm) kernels=6.12 ;; *) kernels="6.12 6.1" ;; esac ;;
+all) kernels="6.12 6.1 newest" ;;
+"") case $cmd in demo | vm) kernels=6.12 ;; *) kernels="6.12 6.1 newest" ;; esac ;;
 6.12 | 6.1) ;;
-*) die "--kernel: want 6.12, 6.1 or all, got '$kernels'" ;;
+newest) case $cmd in demo | vm) die "$cmd boots a kernel: newest is a compile check only" ;; esac ;;
+*) die "--kernel: want 6.12, 6.1, newest or all, got '$kernels'" ;;
 esac
 case $rung in "" | 1 | 2) ;; *) die "--rung: want 1 or 2, got '$rung'" ;; esac
 case $rpath in vfio-user | kernel) ;; *) die "--path: want vfio-user or kernel, got '$rpath'" ;; esac
@@ -100,11 +105,20 @@ case $cmd in
 setup)
 	apt_update force
 	host_setup
-	for k in $kernels; do kernel_fetch "$k"; echo "kernel $k: $KREL"; done
+	for k in $kernels; do
+		case $k in newest) newest_fetch ;; *) kernel_fetch "$k" ;; esac
+		echo "kernel $k: $KREL"
+	done
 	;;
 build)
 	host_setup
 	for k in $kernels; do
+		if [ "$k" = newest ]; then
+			newest_fetch
+			newest_module_build
+			echo "built $MODKO (compile check: ${NEWEST_CC:-?})"
+			continue
+		fi
 		prepare_kernel "$k"
 		echo "built $MODKO and $INITRD"
 	done

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Every kernel-version difference vgsp.ko cares about, in one place.
- * Supported: 6.1 (bookworm) and 6.12 (bookworm-backports).
+ * Supported: 6.1 (bookworm) and 6.12 (bookworm-backports), booted in the
+ * VM suites; the newest kernel Debian ships (7.x today) is a compile check.
  */
 #ifndef VGSP_COMPAT_H
 #define VGSP_COMPAT_H
@@ -57,5 +58,15 @@ static inline void vgsp_vfio_free_device(struct vfio_device *vdev)
 	vfio_free_device(vdev);
 #endif
 }
+
+/*
+ * 6.13 made a symbol namespace a string literal: MODULE_IMPORT_NS("IOMMUFD")
+ * (before: MODULE_IMPORT_NS(IOMMUFD), stringified by the macro).
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 13, 0)
+#define VGSP_NS(ns) #ns
+#else
+#define VGSP_NS(ns) ns
+#endif
 
 #endif /* VGSP_COMPAT_H */

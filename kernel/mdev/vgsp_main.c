@@ -351,4 +351,4 @@ module_init(vgsp_init);
 module_exit(vgsp_exit);
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("Open-IOV vgsp: mediated NVIDIA GPU with an emulated GSP");
-MODULE_IMPORT_NS(IOMMUFD);
+MODULE_IMPORT_NS(VGSP_NS(IOMMUFD));

@@ -114,6 +114,42 @@ run_vm_suite() {
 	suite_add "vm-$1" "$2" "$3" $(($(now) - _t0))
 }
 
+# The newest kernel Debian ships (scripts/lib/kernel.sh, newest_fetch): vgsp.ko must build
+# against it without a warning. A compile check, no boot. A failed resolve, download or build is
+# a FAIL with its reason, never a skip. Names: run_cmd_suite's _name/_log/_t0/_rc/_s stay intact.
+newest_check() {
+	_nw0=$(now)
+	_nwerr=$BUILD/logs/module-newest.err
+	_nwrc=0
+	# A subshell: die exits it, not the run.
+	(
+		_c0=$(now)
+		_cold=cached
+		[ -n "$(ls "$CACHE"/kernels/newest-*/.done 2>/dev/null)" ] || _cold=cold
+		newest_fetch
+		_c1=$(now)
+		newest_module_build
+		echo "$KREL ($KVER from $NSUITE) with ${NEWEST_CC:-?}: vgsp.ko built, 0 warnings;" \
+			"fetch $((_c1 - _c0)) s ($_cold), build $(($(now) - _c1)) s" >"$_nwerr.ok"
+	) 2>"$_nwerr" || _nwrc=$?
+	cat "$_nwerr"
+	if [ "$_nwrc" = 0 ] && [ -f "$_nwerr.ok" ]; then
+		echo "PASS module-newest: $(cat "$_nwerr.ok")"
+		rm -f "$_nwerr.ok"
+		echo "1 passed, 0 failed"
+		return 0
+	fi
+	_nwwhy=$(grep '^error: ' "$_nwerr" | tail -n 1 | sed 's/^error: //')
+	echo "FAIL module-newest: ${_nwwhy:-exit $_nwrc without a reason} ($(($(now) - _nw0)) s)"
+	echo "0 passed, 1 failed"
+	return 1
+}
+
+run_newest_suite() {
+	rm -f "$BUILD/logs/module-newest.err.ok"
+	run_cmd_suite module-newest newest_check
+}
+
 # Kernel style of kernel/: checkpatch + sparse against the 6.12 headers the
 # VM suite unpacked (tools/lint-kernel.sh).
 run_lint_suite() {
@@ -221,7 +257,9 @@ run_all_suites() {
 	[ -z "$_unit" ] || run_unit_suites
 	[ -z "$_unit" ] || run_vfu_stress_suites
 	[ -z "$_unit" ] || run_make_suite fuzz "$ROOT/tests/fuzz" test
-	for _k in "$@"; do run_vm_suite "$_k"; done
+	for _k in "$@"; do
+		case $_k in newest) run_newest_suite ;; *) run_vm_suite "$_k" ;; esac
+	done
 	[ -z "$_unit" ] || run_lint_suite
 	[ -z "$_unit" ] || [ -n "${VGSP_NO_RUNG1:-}" ] || run_ladder "$VGSP_DEFAULT_RUNG" vfio-user
 	# Two stock guests at once, each on its own vgsp-vfu instance, rung 1 in each (the
