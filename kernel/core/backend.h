@@ -60,45 +60,28 @@ struct vgsp_backend_ops {
 			 u64 qmd_va);
 	/*
 	 * A backend that runs the launch on a GPU needs the compute-class
-	 * state the guest set on the channel: with gr_state, gr.c records
-	 * it in ch->gr_rec (see struct vgsp_gr_rec) for gr_launch.
+	 * state the guest set: with gr_state, gr.c records it in each
+	 * channel's ch->gr_rec (struct vgsp_gr_rec) for gr_launch.
 	 */
 	bool gr_state;
 	/* Optional: @ch is gone (freed, reset). Both locks held. */
 	void (*chan_gone)(struct vgsp_dev *dev, struct vgsp_chan *ch);
 };
 
-/* One method of a class: byte offset and data. */
-struct vgsp_mthd {
-	u32 mthd, data;
-};
-
 #define VGSP_GR_REC_MTHDS	4096	/* method offsets below 0x4000 */
-#define VGSP_GR_REC_LOG		4096
 
 /*
  * The compute-class state methods of one channel, for a backend that
- * replays them on its own channel before a launch: @log holds the ones
- * since the last launch in order (complete from the channel's start while
- * @from_start); @val/@set the last value of every method ever written,
- * for a backend channel that starts over (after a fault) or a full log.
+ * replays them on its own channel before a launch: the last value of each
+ * method and when it was written (fifo->gr_seq, one sequence for the
+ * instance, 0 = never). The sequence orders writes across channels: the
+ * channels of a guest context share one GR context on hardware, so state
+ * one of them sets holds for a launch on another.
  */
 struct vgsp_gr_rec {
 	u32 val[VGSP_GR_REC_MTHDS];
-	u8 set[VGSP_GR_REC_MTHDS / 8];
-	u32 nlog;
-	bool overflow;			/* @log lost methods since the launch */
-	bool from_start;		/* no launch consumed @log yet */
-	struct vgsp_mthd log[VGSP_GR_REC_LOG];
+	u64 stamp[VGSP_GR_REC_MTHDS];
 };
-
-/* The backend consumed the log (a launch was sent). */
-static inline void vgsp_gr_rec_consumed(struct vgsp_gr_rec *r)
-{
-	r->nlog = 0;
-	r->overflow = false;
-	r->from_start = false;
-}
 
 extern const struct vgsp_backend_ops vgsp_backend_sim;
 

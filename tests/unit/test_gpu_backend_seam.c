@@ -44,9 +44,8 @@ struct fake_be {
 	unsigned int launches, gone;
 	u64 qmd_va;
 	int rc;
-	u32 nlog;
-	bool from_start;
-	struct vgsp_mthd log[8];
+	struct vgsp_gr_rec rec;		/* the channel's record at the launch */
+	u64 seq;
 };
 
 static struct fake_be fbe;
@@ -54,20 +53,12 @@ static struct fake_be fbe;
 static int fake_gr_launch(struct vgsp_dev *dev, struct vgsp_chan *ch,
 			  u64 qmd_va)
 {
-	struct vgsp_gr_rec *r = ch->gr_rec;
-
 	fbe.launches++;
 	fbe.qmd_va = qmd_va;
-	fbe.nlog = r ? r->nlog : 0;
-	fbe.from_start = r && r->from_start;
-	if (r)
-		memcpy(fbe.log, r->log,
-		       sizeof(fbe.log[0]) * (r->nlog < 8 ? r->nlog : 8));
-	if (fbe.rc)
-		return fbe.rc;
-	if (r)
-		vgsp_gr_rec_consumed(r);
-	return 0;
+	fbe.seq = dev->fifo->gr_seq;
+	if (ch->gr_rec)
+		fbe.rec = *ch->gr_rec;
+	return fbe.rc;
 }
 
 static void fake_chan_gone(struct vgsp_dev *dev, struct vgsp_chan *ch)
@@ -394,27 +385,27 @@ static void test_launch_replays_state_in_order(void **state)
 	submit(f, pb1, VGSP_ARRAY_SIZE(pb1));
 	assert_int_equal(fbe.launches, 1);
 	assert_int_equal(fbe.qmd_va, QMD_VA);
-	/* the state since the channel began, in order; not the launch */
-	assert_int_equal(fbe.nlog, 2);
-	assert_true(fbe.from_start);
-	assert_int_equal(fbe.log[0].mthd, 0x790);
-	assert_int_equal(fbe.log[0].data, 0x11);
-	assert_int_equal(fbe.log[1].mthd, 0x794);
-	assert_int_equal(fbe.log[1].data, 0x22);
+	/* the state, each write stamped in order; not the launch methods */
+	assert_int_equal(fbe.seq, 2);
+	assert_int_equal(fbe.rec.val[0x790 >> 2], 0x11);
+	assert_int_equal(fbe.rec.stamp[0x790 >> 2], 1);
+	assert_int_equal(fbe.rec.val[0x794 >> 2], 0x22);
+	assert_int_equal(fbe.rec.stamp[0x794 >> 2], 2);
+	assert_int_equal(fbe.rec.stamp[0x2b4 >> 2], 0);
+	assert_int_equal(fbe.rec.stamp[0x2c0 >> 2], 0);
 
 	submit(f, pb2, VGSP_ARRAY_SIZE(pb2));
 	assert_int_equal(fbe.launches, 2);
 	assert_int_equal(fbe.qmd_va, QMD_VA + 0x100);
-	/* only what came since the last launch; the table has it all */
-	assert_int_equal(fbe.nlog, 1);
-	assert_false(fbe.from_start);
-	assert_int_equal(fbe.log[0].data, 0x33);
+	/* the rewrite is the newest write; the other keeps its stamp */
+	assert_int_equal(fbe.seq, 3);
+	assert_int_equal(fbe.rec.val[0x790 >> 2], 0x33);
+	assert_int_equal(fbe.rec.stamp[0x790 >> 2], 3);
+	assert_int_equal(fbe.rec.stamp[0x794 >> 2], 2);
 	vgsp_dev_lock(f->dev);
 	ch = vgsp_fifo_chan_find(f->dev, CLIENT, HCHAN);
 	assert_non_null(ch);
 	assert_non_null(ch->gr_rec);
-	assert_int_equal(ch->gr_rec->val[0x790 >> 2], 0x33);
-	assert_int_equal(ch->gr_rec->val[0x794 >> 2], 0x22);
 	assert_int_not_equal(ch->state, VGSP_CHAN_ERROR);
 	/* the channel goes: the backend hears it once */
 	vgsp_fifo_reset(f->dev);

@@ -48,7 +48,7 @@ struct fwd {
 	u32 client, handle;
 	struct mirror *m;
 	struct hd_fwd_chan c;
-	bool fresh;			/* no state replayed on it yet */
+	u64 sent_seq;			/* compute state it has (fifo->gr_seq) */
 };
 
 struct run_buf {
@@ -258,42 +258,67 @@ static struct fwd *fwd_get(struct vfu_hostd *h, const struct vgsp_chan *ch,
 	f->client = ch->d.client;
 	f->handle = ch->d.handle;
 	f->m = m;
-	f->fresh = true;
 	m->users++;
 	h->chan_opens++;
 	return f;
 }
 
+struct stamped {
+	u64 stamp;
+	struct hd_mthd m;
+};
+
+static int by_stamp(const void *a, const void *b)
+{
+	u64 x = ((const struct stamped *)a)->stamp;
+	u64 y = ((const struct stamped *)b)->stamp;
+
+	return x < y ? -1 : x > y;
+}
+
 /*
- * The methods to replay: the log since the last launch, or, on a host
- * channel that starts over (or a log that overflowed), every method's
- * last value in method order.
+ * The compute state the host channel has not seen: for each method, the
+ * latest write (by stamp) on any guest channel of the same VA space, if
+ * newer than what the host channel got (@since; 0 for a new one), in the
+ * order the writes happened. The channels of a CUDA context share one GR
+ * context on hardware: state one of them sets holds for all. Fifo lock
+ * held (the channel table is stable).
  */
-static struct hd_mthd *replay_list(const struct vgsp_gr_rec *r, bool fresh,
+static struct hd_mthd *replay_list(struct vgsp_dev *dev,
+				   const struct vgsp_chan *ch, u64 since,
 				   size_t *n)
 {
+	struct vgsp_fifo *fifo = dev->fifo;
+	struct stamped *t;
 	struct hd_mthd *m;
 	size_t i, k = 0;
+	unsigned int c;
 
 	*n = 0;
-	if (!r)
+	t = calloc(VGSP_GR_REC_MTHDS, sizeof(*t));
+	if (!t)
 		return NULL;
-	if ((fresh && !r->from_start) || r->overflow) {
-		m = calloc(VGSP_GR_REC_MTHDS, sizeof(*m));
-		if (!m)
-			return NULL;
+	for (c = 0; c < VGSP_FIFO_MAX_CHANNELS; c++) {
+		const struct vgsp_chan *y = &fifo->chan[c];
+		const struct vgsp_gr_rec *r = y->gr_rec;
+
+		if (!y->used || !r || !y->vm_ok || y->vm.pdb != ch->vm.pdb ||
+		    y->vm.target != ch->vm.target)
+			continue;
 		for (i = 0; i < VGSP_GR_REC_MTHDS; i++)
-			if (r->set[i / 8] & (1U << (i % 8)))
-				m[k++] = (struct hd_mthd){ (u32)i << 2,
-							   r->val[i] };
-	} else {
-		m = calloc(r->nlog ? r->nlog : 1, sizeof(*m));
-		if (!m)
-			return NULL;
-		for (i = 0; i < r->nlog; i++)
-			m[k++] = (struct hd_mthd){ r->log[i].mthd,
-						   r->log[i].data };
+			if (r->stamp[i] > since && r->stamp[i] > t[i].stamp)
+				t[i] = (struct stamped){ r->stamp[i],
+					{ (u32)i << 2, r->val[i] } };
 	}
+	for (i = 0; i < VGSP_GR_REC_MTHDS; i++)
+		if (t[i].stamp)
+			t[k++] = t[i];
+	qsort(t, k, sizeof(*t), by_stamp);
+	m = calloc(k ? k : 1, sizeof(*m));
+	if (m)
+		for (i = 0; i < k; i++)
+			m[i] = t[i].m;
+	free(t);
 	*n = k;
 	return m;
 }
@@ -307,6 +332,7 @@ static int hostd_gr_launch(struct vgsp_dev *dev, struct vgsp_chan *ch,
 	struct mirror *mir;
 	struct fwd *f;
 	uint32_t rc = 0;
+	u64 seq;
 	size_t n;
 	int ret;
 
@@ -333,15 +359,14 @@ static int hostd_gr_launch(struct vgsp_dev *dev, struct vgsp_chan *ch,
 		}
 		goto out;
 	}
-	m = replay_list(ch->gr_rec, f->fresh, &n);
-	if (ch->gr_rec && !m)
+	seq = dev->fifo->gr_seq;
+	m = replay_list(dev, ch, f->sent_seq, &n);
+	if (!m)
 		goto out;
 	ret = hd_fwd_launch(&h->d, &f->c, m, n, qmd_va, LAUNCH_TIMEOUT_NS,
 			    &rc);
 	if (!ret) {
-		f->fresh = false;
-		if (ch->gr_rec)
-			vgsp_gr_rec_consumed(ch->gr_rec);
+		f->sent_seq = seq;
 	} else if (ret == -EFAULT) {
 		h->faults++;
 		h->last_rc = rc;

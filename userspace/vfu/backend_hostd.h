@@ -10,7 +10,8 @@
  * Every guest VA space a launch runs in is mirrored onto a host VA space
  * at the same addresses from the guest's own page tables, resynced when
  * the guest invalidates its TLBs (mm->pt_gen); the launch replays the
- * channel's compute state and sends the guest's QMD by its VA on a host
+ * compute state set on the VA space's channels (what the host channel has
+ * not had yet, in write order) and sends the guest's QMD by its VA on a host
  * channel that cannot use physical addressing or privileged methods.
  * Copies stay on the CPU (sim's ce_xfer), on the same memory.
  */

@@ -114,34 +114,27 @@ static int report_semaphore(struct vgsp_dev *dev, struct vgsp_chan *ch,
 }
 
 /*
- * A state method for a backend that replays them (backend->gr_state):
- * the last value per method, and the methods since the last launch in
- * order. The record is the backend's only copy, so a failed allocation
- * stops the channel rather than launching with state missing.
+ * A state method for a backend that replays them (backend->gr_state): its
+ * last value and the instance-wide sequence number of the write. The
+ * record is the backend's only copy, so a failed allocation stops the
+ * channel rather than launching with state missing.
  */
-static int record(struct vgsp_chan *ch, u32 mthd, u32 data)
+static int record(struct vgsp_dev *dev, struct vgsp_chan *ch, u32 mthd,
+		  u32 data)
 {
 	struct vgsp_gr_rec *r = ch->gr_rec;
 	u32 i = mthd >> 2;
 
+	if (i >= VGSP_GR_REC_MTHDS)
+		return refuse(ch);
 	if (!r) {
 		r = vgsp_zalloc(sizeof(*r));
 		if (!r)
 			return refuse(ch);
-		r->from_start = true;
 		ch->gr_rec = r;
 	}
-	if (i >= VGSP_GR_REC_MTHDS)
-		return refuse(ch);
 	r->val[i] = data;
-	r->set[i / 8] |= 1U << (i % 8);
-	if (r->nlog < VGSP_GR_REC_LOG) {
-		r->log[r->nlog].mthd = mthd;
-		r->log[r->nlog].data = data;
-		r->nlog++;
-	} else {
-		r->overflow = true;
-	}
+	r->stamp[i] = ++dev->fifo->gr_seq;
 	return VGSP_ENG_OK;
 }
 
@@ -194,7 +187,7 @@ int vgsp_gr_method(struct vgsp_dev *dev, struct vgsp_chan *ch, u32 mthd,
 		return VGSP_ENG_OK;
 	default:
 		if (dev->backend->gr_state)
-			return record(ch, mthd, data);
+			return record(dev, ch, mthd, data);
 		return VGSP_ENG_OK;
 	}
 }

@@ -151,6 +151,7 @@ struct vgsp_fifo {
 	 * raised by the worker after its slices, under the device lock.
 	 */
 	bool gr_nonstall;
+	u64 gr_seq;			/* compute state writes (gr_rec) */
 	struct vgsp_fifo_stats st;
 };
 

@@ -149,6 +149,28 @@ static void make_channel(struct fx *f)
 	vgsp_dev_unlock(f->dev);
 }
 
+/* A second compute channel of the same context (same VA space). */
+#define HCHAN2		0x3
+#define CHID2		4
+#define GPFIFO2_VA	0x10000
+#define PB2_VA		0x20000
+#define USERD2_PA	(USERD_PA + 0x1000)
+
+static void make_channel2(struct fx *f)
+{
+	struct vgsp_chan_desc d = {
+		.client = CLIENT, .handle = HCHAN2, .parent = HDEVICE,
+		.hdevice = HDEVICE, .chid = CHID2, .runlist = 0,
+		.engine_type = ENGINE_GR0, .gpfifo_va = GPFIFO2_VA,
+		.gpfifo_entries = 16, .userd_pa = USERD2_PA,
+		.userd_target = VGSP_MEM_VID,
+	};
+
+	vgsp_dev_lock(f->dev);
+	assert_int_equal(vgsp_fifo_chan_alloc(f->dev, &d), 0);
+	vgsp_dev_unlock(f->dev);
+}
+
 static void nap(void)
 {
 	struct timespec ts = { 0, 1000000 };
@@ -190,6 +212,28 @@ static void submit(struct fx *f, const u32 *pb, u32 n)
 		nap();
 	}
 	fail_msg("entry %u never fetched", e);
+}
+
+/* One entry on the second channel (its first and only). */
+static void submit2(struct fx *f, const u32 *pb, u32 n)
+{
+	u32 i, token = CHID2;
+
+	vgsp_dev_lock(f->dev);
+	for (i = 0; i < n; i++)
+		put(f, VA_PA + PB2_VA + 4 * i, pb[i], 4);
+	put(f, VA_PA + GPFIFO2_VA, PB2_VA, 4);
+	put(f, VA_PA + GPFIFO2_VA + 4, n << 10, 4);
+	put(f, USERD2_PA + VGSP_USERD_GP_PUT, 1, 4);
+	vgsp_dev_unlock(f->dev);
+	assert_int_equal(vgsp_dev_bar_write(f->dev, VGSP_BAR0, 0xbb0090,
+					    &token, 4), 0);
+	for (i = 0; i < 2000; i++) {
+		if (fb_rd(f, USERD2_PA + VGSP_USERD_GP_GET) == 1)
+			return;
+		nap();
+	}
+	fail_msg("second channel never fetched its entry");
 }
 
 static const u32 pb_first[] = {
@@ -235,13 +279,43 @@ static void test_launch_mirrors_then_replays(void **state)
 	assert_int_equal(fake_rm.mthd[0].data, 0x11);
 	assert_int_equal(fake_rm.mthd[1].mthd, 0x794);
 
-	/* no invalidate since: no resync, nothing to replay again */
+	/* no invalidate since: no resync, no state to send again */
 	submit(f, pb_again, VGSP_ARRAY_SIZE(pb_again));
 	assert_int_equal(fake_rm.launches, 2);
 	assert_int_equal(fake_rm.qmd_va, QMD_VA + 0x100);
 	assert_int_equal(fake_rm.syncs, 1);
 	assert_int_equal(fake_rm.nmthd_total, 0);
 	assert_int_equal(fake_rm.chan_opens, 1);
+}
+
+/*
+ * State one channel of a context sets holds for a launch on another (one
+ * GR context per context on hardware): sent once, in write order.
+ */
+static void test_state_is_shared_by_the_context(void **state)
+{
+	struct fx *f = *state;
+	static const u32 pb2[] = {
+		0x20012000, 0x0000cbc0,
+		0x200121e6, 0x44,		/* 0x798 */
+		0x200121e4, 0x55,		/* 0x790 again, later */
+	};
+
+	make_channel(f);
+	make_channel2(f);
+	submit(f, pb_first, VGSP_ARRAY_SIZE(pb_first));
+	assert_int_equal(fake_rm.nmthd_total, 2);
+	submit2(f, pb2, VGSP_ARRAY_SIZE(pb2));
+	assert_int_equal(fake_rm.launches, 1);	/* state only */
+	submit(f, pb_again, VGSP_ARRAY_SIZE(pb_again));
+	assert_int_equal(fake_rm.launches, 2);
+	assert_int_equal(fake_rm.nmthd_total, 2);
+	assert_int_equal(fake_rm.mthd[0].mthd, 0x798);
+	assert_int_equal(fake_rm.mthd[0].data, 0x44);
+	assert_int_equal(fake_rm.mthd[1].mthd, 0x790);
+	assert_int_equal(fake_rm.mthd[1].data, 0x55);
+	submit(f, pb_again, VGSP_ARRAY_SIZE(pb_again));
+	assert_int_equal(fake_rm.nmthd_total, 0);
 }
 
 static void test_invalidate_is_the_resync_point(void **state)
@@ -309,6 +383,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(
 			test_launch_mirrors_then_replays, setup, teardown),
+		cmocka_unit_test_setup_teardown(
+			test_state_is_shared_by_the_context, setup, teardown),
 		cmocka_unit_test_setup_teardown(
 			test_invalidate_is_the_resync_point, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fault_and_free, setup,
