@@ -89,6 +89,11 @@ main() {
 		fi
 		[ -e /dev/kvm ] && echo "kvm: /dev/kvm present (unused: the guest runs under TCG)" || echo "kvm: none"
 		echo "gcc: $(gcc --version 2>/dev/null | head -n 1)"
+		# the device's copy of .git may lag the tree it carries: the caller names the
+		# commit (R3_TREE) and the sources' digest ties the run to that tree
+		[ -z "${R3_TREE:-}" ] || echo "tree: as carried, $R3_TREE"
+		echo "sources: sha256 $(find kernel userspace scripts tests -type f \( -name '*.[ch]' -o -name '*.sh' \) 2>/dev/null |
+			LC_ALL=C sort | xargs sha256sum | sha256sum | cut -c1-16) (tools/tree-digest.sh)"
 		if git rev-parse HEAD > /dev/null 2>&1; then
 			echo "tree: commit $(git rev-parse --short=12 HEAD), $(git status --porcelain 2>/dev/null | wc -l) changed paths"
 		else
