@@ -9,7 +9,7 @@
 # usage: sh scripts/h200/rung3.sh --bundle DIR --out DIR [--hostd] [--rung3 | --rung1]
 #            [--vfu-args "ARGS"] [--append "k=v ..."] [--cudacheck-args "ARGS"]
 #            [--sm-work refused|run] [--native-first CMD] [--native-timeout S] [--after CMD]
-#            [--budget S]
+#            [--budget S] [--golden [--r3-max-mib N]]
 # --bundle DIR: made here by scripts/guest/make-bundle.sh DIR (carried with the call)
 # --out DIR: everything goes there (the device call's $OUT): rung3.log (this output),
 #          identity.txt, bundle.txt, build-vfu.log, native.log, guest/ (run-bundle.sh's files:
@@ -28,7 +28,11 @@
 #          is the guest console) and R3_VFU (the vgsp-vfu binary)
 # --budget S: the whole run's wall time (540 s: a device call may run 600 s); the guest gets
 #          what is left after the build and the native command, less 30 s
+# --golden: implies --rung3; the native golden run and the byte-for-byte comparison are the
+#          --native-first / --after commands (rung3check with --max-mib --r3-max-mib, 16)
 # Exit 0 when the guest's RUNG line (and the --after command) passed.
+# Rung 3 on the H200 in one command (issue #10):
+#   R3_TREE=<commit> sh scripts/h200/rung3.sh --bundle .r3 --out $OUT --hostd --golden
 # Example (one device call; carry [".r3"]):
 #   sh scripts/h200/rung3.sh --bundle .r3 --out $OUT --hostd --rung3 \
 #       --native-first 'gcc -O2 -o /tmp/r3c scripts/guest/rung3check.c -ldl && /tmp/r3c'
@@ -36,7 +40,7 @@ set -u
 VGSP_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$VGSP_ROOT" || exit 2
 BUNDLE="" OUT="" HOSTD=0 RUNG=2 VFUARGS="" XAPPEND="" CCARGS="" SMWORK="" NATIVE="" NTMO=120
-AFTER="" BUDGET=540
+AFTER="" BUDGET=540 R3MIB=16 GOLDEN=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--bundle) BUNDLE=$2; shift 2 ;;
@@ -51,11 +55,24 @@ while [ $# -gt 0 ]; do
 	--native-first) NATIVE=$2; shift 2 ;;
 	--native-timeout) NTMO=$2; shift 2 ;;
 	--after) AFTER=$2; shift 2 ;;
+	--golden) GOLDEN=1; shift ;;
+	--r3-max-mib) R3MIB=$2; shift 2 ;;
 	--budget) BUDGET=$2; shift 2 ;;
 	*) echo "rung3: unknown argument $1" >&2; exit 2 ;;
 	esac
 done
 if [ -z "$BUNDLE" ] || [ -z "$OUT" ]; then sed -n '9,12p' "$0" >&2; exit 2; fi
+# --golden: rung 3's verdict against native goldens made in this call (the whole issue-#10
+# check in one command): rung3check built here and run natively first, the guest runs it
+# with the same --r3-max-mib, rung3-compare.sh judges the guest's console after.
+if [ "$GOLDEN" = 1 ]; then
+	RUNG=3
+	case " $XAPPEND " in *" rung3.args="*) ;; *) XAPPEND="$XAPPEND rung3.args=--max-mib,$R3MIB" ;; esac
+	[ -n "$NATIVE" ] || NATIVE="gcc -std=c11 -O2 -o \"\$R3_OUT/rung3check-native\" scripts/guest/rung3check.c -ldl &&
+		{ \"\$R3_OUT/rung3check-native\" --max-mib $R3MIB > \"\$R3_OUT/native.txt\" 2>&1; cat \"\$R3_OUT/native.txt\"; } &&
+		sh scripts/guest/rung3-compare.sh --make-golden \"\$R3_OUT/native.txt\" \"\$R3_OUT/golden\""
+	[ -n "$AFTER" ] || AFTER="sh scripts/guest/rung3-compare.sh \"\$R3_OUT/golden\" \"\$R3_GUEST/console.txt\""
+fi
 mkdir -p "$OUT" || exit 2
 OUT=$(cd "$OUT" && pwd)
 BUNDLE=$(cd "$BUNDLE" 2>/dev/null && pwd) || { echo "rung3: no bundle directory" >&2; exit 2; }
