@@ -500,6 +500,75 @@ static const char ptx_src[] =
 	"\tst.global.u32 [%rd10], %r10;\n"
 	"$R3_cmb_done:\n"
 	"\tret;\n"
+	"}\n"
+	"\n"
+	/* FMA throughput: 8 independent chains of iters fma.rn(a, one, one) per thread (one = 1.0
+	 * from a parameter, so no compiler folds it); a_k starts at k, ends at k + iters (exact
+	 * below 2^24); out[tid] = the sum of the 8. Registers only: what a GPU's SMs can do. */
+	".visible .entry r3_fma(\n"
+	"\t.param .u64 r3_fma_out,\n"
+	"\t.param .f32 r3_fma_one,\n"
+	"\t.param .u32 r3_fma_iters\n"
+	")\n"
+	"{\n"
+	"\t.reg .pred %p<2>;\n"
+	"\t.reg .b32 %r<8>;\n"
+	"\t.reg .f32 %f<12>;\n"
+	"\t.reg .b64 %rd<5>;\n"
+	"\tld.param.u64 %rd1, [r3_fma_out];\n"
+	"\tld.param.f32 %f9, [r3_fma_one];\n"
+	"\tld.param.u32 %r1, [r3_fma_iters];\n"
+	"\tmov.f32 %f1, 0f00000000;\n"
+	"\tmov.f32 %f2, 0f3F800000;\n"
+	"\tmov.f32 %f3, 0f40000000;\n"
+	"\tmov.f32 %f4, 0f40400000;\n"
+	"\tmov.f32 %f5, 0f40800000;\n"
+	"\tmov.f32 %f6, 0f40A00000;\n"
+	"\tmov.f32 %f7, 0f40C00000;\n"
+	"\tmov.f32 %f8, 0f40E00000;\n"
+	"\tmov.u32 %r2, 0;\n"
+	"$R3_fma_loop:\n"
+	"\tfma.rn.f32 %f1, %f1, %f9, %f9;\n"
+	"\tfma.rn.f32 %f2, %f2, %f9, %f9;\n"
+	"\tfma.rn.f32 %f3, %f3, %f9, %f9;\n"
+	"\tfma.rn.f32 %f4, %f4, %f9, %f9;\n"
+	"\tfma.rn.f32 %f5, %f5, %f9, %f9;\n"
+	"\tfma.rn.f32 %f6, %f6, %f9, %f9;\n"
+	"\tfma.rn.f32 %f7, %f7, %f9, %f9;\n"
+	"\tfma.rn.f32 %f8, %f8, %f9, %f9;\n"
+	"\tadd.u32 %r2, %r2, 1;\n"
+	"\tsetp.lt.u32 %p1, %r2, %r1;\n"
+	"\t@%p1 bra $R3_fma_loop;\n"
+	"\tadd.rn.f32 %f10, %f1, %f2;\n"
+	"\tadd.rn.f32 %f10, %f10, %f3;\n"
+	"\tadd.rn.f32 %f10, %f10, %f4;\n"
+	"\tadd.rn.f32 %f10, %f10, %f5;\n"
+	"\tadd.rn.f32 %f10, %f10, %f6;\n"
+	"\tadd.rn.f32 %f10, %f10, %f7;\n"
+	"\tadd.rn.f32 %f10, %f10, %f8;\n"
+	"\tmov.u32 %r3, %ctaid.x;\n"
+	"\tmov.u32 %r4, %ntid.x;\n"
+	"\tmov.u32 %r5, %tid.x;\n"
+	"\tmad.lo.s32 %r6, %r3, %r4, %r5;\n"
+	"\tcvta.to.global.u64 %rd2, %rd1;\n"
+	"\tmul.wide.u32 %rd3, %r6, 4;\n"
+	"\tadd.s64 %rd4, %rd2, %rd3;\n"
+	"\tst.global.f32 [%rd4], %f10;\n"
+	"\tret;\n"
+	"}\n"
+	"\n"
+	/* A store to an address the context never mapped: the GPU must fault this context. */
+	".visible .entry r3_fault(\n"
+	"\t.param .u64 r3_fault_addr\n"
+	")\n"
+	"{\n"
+	"\t.reg .b32 %r<2>;\n"
+	"\t.reg .b64 %rd<3>;\n"
+	"\tld.param.u64 %rd1, [r3_fault_addr];\n"
+	"\tcvta.to.global.u64 %rd2, %rd1;\n"
+	"\tmov.u32 %r1, 0x0bad;\n"
+	"\tst.global.u32 [%rd2], %r1;\n"
+	"\tret;\n"
 	"}\n";
 
 /* --- the test machinery -------------------------------------------------------------------- */
@@ -520,6 +589,7 @@ struct run {
 	uint64_t bytes;
 	char why[512];	/* the first failure */
 	CUmodule mod;
+	int sticky;	/* the context is dead by design: teardown errors are expected */
 };
 
 static const char *volatile cur_test = "-";
@@ -1140,15 +1210,128 @@ out:
 
 /* --- the runner ----------------------------------------------------------------------------- */
 
+/* --- fma: what the SMs compute, and how fast (the rate is a note, not hashed) ------------ */
+
+#define FMA_BLOCKS 1056		/* 8 per SM of a 132-SM part: a whole wave on H100/H200 */
+#define FMA_THREADS 256
+#define FMA_ITERS 4096
+#define FMA_REPS 10
+
+static int t_fma(struct run *r)
+{
+	const unsigned int n = FMA_BLOCKS * FMA_THREADS;
+	const size_t sz = (size_t)n * 4;
+	float *want = malloc(sz), *got = malloc(sz);
+	struct bufs bu = { { 0 }, 0 };
+	CUevent e0 = NULL, e1 = NULL;
+	int ok = 0;
+	if (!want || !got) {
+		fail(r, "host malloc of %zu bytes failed", 2 * sz);
+		goto out;
+	}
+	for (unsigned int i = 0; i < n; i++)
+		want[i] = 28.0f + 8.0f * FMA_ITERS;	/* sum of k + iters, k = 0..7 */
+	if (opt.cpu_only) {
+		hash_out(r, want, sz);
+		ok = 1;
+		goto out;
+	}
+	stage("alloc");
+	CUdeviceptr dout = dalloc(r, &bu, sz);
+	CUfunction f = func(r, "r3_fma");
+	float one = 1.0f;
+	unsigned int iters = FMA_ITERS;
+	void *p[] = { &dout, &one, &iters };
+	if (!dout || !f)
+		goto out;
+	stage("warm-up launch");
+	if (!launch1(r, f, n, FMA_THREADS, NULL, p, 1))
+		goto out;
+	stage("timed launches");
+	if (!cu(r, cuEventCreate(&e0, 0), "cuEventCreate") ||
+	    !cu(r, cuEventCreate(&e1, 0), "cuEventCreate") ||
+	    !cu(r, cuEventRecord(e0, NULL), "cuEventRecord"))
+		goto out;
+	for (int k = 0; k < FMA_REPS; k++)
+		if (!launch1(r, f, n, FMA_THREADS, NULL, p, 0))
+			goto out;
+	float ms = 0;
+	if (!cu(r, cuEventRecord(e1, NULL), "cuEventRecord") ||
+	    !cu(r, cuEventSynchronize(e1), "cuEventSynchronize") ||
+	    !cu(r, cuEventElapsedTime(&ms, e0, e1), "cuEventElapsedTime"))
+		goto out;
+	if (!(ms > 0)) {
+		fail(r, "cuEventElapsedTime: %.3f ms for %d launches", ms, FMA_REPS);
+		goto out;
+	}
+	printf("rung3check: note fma %u threads x %u fma x %d launches: %.3f ms, %.1f GFLOP/s "
+		       "(events, not hashed)\n", n, 8 * FMA_ITERS, FMA_REPS, ms,
+		       2.0 * 8 * FMA_ITERS * (double)n * FMA_REPS / (ms * 1e6));
+	stage("copy out");
+	memset(got, 0xa5, sz);
+	if (!cu(r, cuMemcpyDtoH_v2(got, dout, sz), "cuMemcpyDtoH out") ||
+	    !same(r, "fma chains", got, want, sz, 4))
+		goto out;
+	hash_out(r, got, sz);
+	ok = 1;
+out:
+	if (e0)
+		cuEventDestroy_v2(e0);
+	if (e1)
+		cuEventDestroy_v2(e1);
+	if (!opt.cpu_only)
+		ok &= dfree(r, &bu);
+	free(want);
+	free(got);
+	return !ok;
+}
+
+/*
+ * --- fault (opt-in: --only fault): a kernel writes where its context mapped nothing. The
+ * launch must fail in this context (any error), and only here: the process that runs the
+ * next test gets a working GPU. What is hashed is the fact, not the error code.
+ */
+#define FAULT_VA 0x7ead00000000ULL
+
+static int t_fault(struct run *r)
+{
+	static const char fact[] = "faulted in its own context";
+	if (opt.cpu_only) {
+		hash_out(r, fact, sizeof(fact) - 1);
+		return 0;
+	}
+	CUfunction f = func(r, "r3_fault");
+	unsigned long long va = FAULT_VA;
+	void *p[] = { &va };
+	if (!f)
+		return 1;
+	stage("launch r3_fault");
+	CUresult rc = cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, NULL, p, NULL);
+	if (rc == CUDA_SUCCESS)
+		rc = cuCtxSynchronize();
+	if (rc == CUDA_SUCCESS) {
+		fail(r, "a store to unmapped VA 0x%llx completed without an error", va);
+		return 1;
+	}
+	printf("rung3check: note fault the launch failed as it must: rc=%d %s\n", (int)rc,
+	       ename(rc));
+	r->sticky = 1;
+	hash_out(r, fact, sizeof(fact) - 1);
+	return 0;
+}
+
 static const struct test {
 	const char *name;
 	int (*fn)(struct run *r);
+	int opt_in;	/* only with --only NAME */
 } tests[] = {
-	{ "vectorAdd", t_vectoradd },
-	{ "reduce", t_reduce },
-	{ "matmul", t_matmul },
-	{ "streams", t_streams },
-	{ "memcpy", t_memcpy },
+	{ "vectorAdd", t_vectoradd, 0 },
+	{ "reduce", t_reduce, 0 },
+	{ "matmul", t_matmul, 0 },
+	{ "streams", t_streams, 0 },
+	{ "memcpy", t_memcpy, 0 },
+	{ "fma", t_fma, 0 },
+	{ "fault", t_fault, 1 },
 };
 #define NTESTS ((int)(sizeof(tests) / sizeof(tests[0])))
 
@@ -1240,7 +1423,7 @@ static int run_test(const struct test *t, int note)
 		bad = t->fn(&r);
 		kmsg(t->name, "ends");
 	}
-	if (!opt.cpu_only)
+	if (!opt.cpu_only && !r.sticky)
 		bad |= gpu_close(&r, ctx);
 	alarm(0);
 	if (bad || r.why[0]) {
@@ -1449,12 +1632,15 @@ int main(int argc, char **argv)
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	signal(SIGALRM, on_alarm);
-	n_left = sel < 0 ? NTESTS : 1;
+	n_left = 1;
+	if (sel < 0)
+		for (int i = n_left = 0; i < NTESTS; i++)
+			n_left += !tests[i].opt_in;
 	if (!opt.cpu_only)
 		printf("rung3check: note options: max-mib %zu, timeout %u s%s\n", opt.max_bytes >> 20,
 		       opt.timeout, opt.no_fork ? ", no-fork" : "");
 	for (int i = 0; i < NTESTS; i++) {
-		if (sel >= 0 && i != sel)
+		if ((sel >= 0 && i != sel) || (sel < 0 && tests[i].opt_in))
 			continue;
 		n_tests++;
 		n_left--;

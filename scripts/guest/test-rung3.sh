@@ -45,22 +45,22 @@ same_as_sha256sum() {
 check "sha256 of 10 random files (0..1000003 bytes) equals sha256sum" same_as_sha256sum
 
 # --- options ---------------------------------------------------------------------------------
-printf 'vectorAdd\nreduce\nmatmul\nstreams\nmemcpy\n' > "$T/want-list"
-check "--list names the 5 tests" sh -c "'$R' --list | cmp -s - '$T/want-list'"
+printf 'vectorAdd\nreduce\nmatmul\nstreams\nmemcpy\nfma\nfault\n' > "$T/want-list"
+check "--list names the 7 tests (fault is opt-in)" sh -c "'$R' --list | cmp -s - '$T/want-list'"
 check "--only with an unknown test exits 2" sh -c "'$R' --only nosuch; [ \$? = 2 ]"
 check "--max-mib 0 is refused (exit 2)" sh -c "'$R' --max-mib 0; [ \$? = 2 ]"
-check "--ptx is sm_90 PTX ISA 7.8 with the 5 entry points" sh -c "
+check "--ptx is sm_90 PTX ISA 7.8 with the 7 entry points" sh -c "
 	'$R' --ptx > '$T/k.ptx' && grep -q '^.version 7.8' '$T/k.ptx' && grep -q '^.target sm_90' '$T/k.ptx' &&
-	[ \$(grep -c '^.visible .entry r3_' '$T/k.ptx') = 5 ]"
+	[ \$(grep -c '^.visible .entry r3_' '$T/k.ptx') = 7 ]"
 
 # --- --cpu-only: the reference lines, deterministic -------------------------------------------
 "$R" --cpu-only --max-mib 1 > "$T/cpu1.log" 2>&1; rc1=$?
 "$R" --cpu-only --max-mib 1 > "$T/cpu2.log" 2>&1
-if [ "$rc1" = 0 ] && [ "$(grep -c '^rung3check: [A-Za-z]* ok sha256=[0-9a-f]\{64\} bytes=[0-9]*$' "$T/cpu1.log")" = 5 ] &&
-   [ "$(lastline "$T/cpu1.log")" = "rung3check: summary tests=5 ok=5 failed=0" ]; then
-	ok "--cpu-only: 5 ok lines, summary, exit 0"
+if [ "$rc1" = 0 ] && [ "$(grep -c '^rung3check: [A-Za-z]* ok sha256=[0-9a-f]\{64\} bytes=[0-9]*$' "$T/cpu1.log")" = 6 ] &&
+   [ "$(lastline "$T/cpu1.log")" = "rung3check: summary tests=6 ok=6 failed=0" ]; then
+	ok "--cpu-only: 6 ok lines, summary, exit 0"
 else
-	ko "--cpu-only: 5 ok lines, summary, exit 0" "rc=$rc1 $(tr '\n' ' ' < "$T/cpu1.log")"
+	ko "--cpu-only: 6 ok lines, summary, exit 0" "rc=$rc1 $(tr '\n' ' ' < "$T/cpu1.log")"
 fi
 check "--cpu-only twice: identical output (fixed seeds)" cmp -s "$T/cpu1.log" "$T/cpu2.log"
 "$R" --cpu-only --max-mib 4 --only memcpy > "$T/cpu4.log" 2>&1
@@ -109,19 +109,20 @@ check "a hang in cuInit: watchdog FAIL line in ~1 s, exit 1" sh -c "[ $rc = 1 ] 
 RUNG3CHECK_LIBCUDA=$T/libhang.so "$R" --timeout 1 --no-fork --max-mib 1 > "$T/hang2.log" 2>&1; rc=$?
 check "--no-fork: the watchdog ends the program, the tests not run count as failed" sh -c "[ $rc = 3 ] &&
 	grep -q '^rung3check: vectorAdd FAIL watchdog' '$T/hang2.log' &&
-	[ \"\$(tail -n 1 '$T/hang2.log')\" = 'rung3check: summary tests=5 ok=0 failed=5' ]"
+	[ \"\$(tail -n 1 '$T/hang2.log')\" = 'rung3check: summary tests=6 ok=0 failed=6' ]"
 
 RUNG3CHECK_LIBCUDA=$T/liblie.so "$R" --timeout 60 --max-mib 1 > "$T/lie.log" 2>&1; rc=$?
 check "a GPU that does nothing: every test FAILs its CPU reference, exit 1" sh -c "[ $rc = 1 ] &&
 	[ \"\$(grep -c '^rung3check: [A-Za-z]* FAIL .*mismatch at element' '$T/lie.log')\" = 4 ] &&
 	grep -q '^rung3check: streams FAIL cuEventElapsedTime' '$T/lie.log' &&
-	[ \"\$(tail -n 1 '$T/lie.log')\" = 'rung3check: summary tests=5 ok=0 failed=5' ]"
+	grep -q '^rung3check: fma FAIL' '$T/lie.log' &&
+	[ \"\$(tail -n 1 '$T/lie.log')\" = 'rung3check: summary tests=6 ok=0 failed=6' ]"
 
 # --- rung3-compare.sh ----------------------------------------------------------------------------
 GD=$T/golden
 "$CMP" --make-golden "$T/cpu1.log" "$GD" > "$T/mg.log" 2>&1; rc=$?
-check "--make-golden: 5 golden files, each the native line" sh -c "[ $rc = 0 ] &&
-	[ \$(ls '$GD'/*.golden | wc -l) = 5 ] &&
+check "--make-golden: 6 golden files, each the native line" sh -c "[ $rc = 0 ] &&
+	[ \$(ls '$GD'/*.golden | wc -l) = 6 ] &&
 	[ \"\$(cat '$GD/matmul.golden')\" = \"\$(grep '^rung3check: matmul ok' '$T/cpu1.log')\" ]"
 
 cmpl() {  # name guest-log want-rc want-pattern-in-RUNG-line [want-pattern-anywhere]
@@ -143,8 +144,8 @@ cmpl() {  # name guest-log want-rc want-pattern-in-RUNG-line [want-pattern-anywh
 	printf 'dmesg: [   14.0] rung3check: vectorAdd begins\r\n'
 	printf 'rung3: [20.0] rung3check rc=0\r\n'
 } > "$T/guest-ok.log"
-cmpl "compare: identical hashes PASS (5 tests, console noise tolerated)" "$T/guest-ok.log" 0 \
-	'^RUNG 3 vfio-user-hostd 535.261.03 PASS: 5 tests byte-identical to native (vectorAdd reduce matmul streams memcpy)$' \
+cmpl "compare: identical hashes PASS (6 tests, console noise tolerated)" "$T/guest-ok.log" 0 \
+	'^RUNG 3 vfio-user-hostd 535.261.03 PASS: 6 tests byte-identical to native (vectorAdd reduce matmul streams memcpy fma)$' \
 	'^R3 reduce PASS ([0-9a-f]\{64\} / [0-9a-f]\{64\})$'
 
 # the first hex digit of matmul's sha256 changed: 0 becomes 1, anything else 0
