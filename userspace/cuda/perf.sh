@@ -6,7 +6,8 @@
 #           [--harness FILE] [--commit SHA] [--module FILE | --module-sha256 HEX]
 #           [--insmod-args TEXT] [--host-clocks FILE] [--host-driver TEXT]
 #           [--debugfs-before DIR] [--debugfs-after DIR]
-#           [--no-aggregate] [--aggregate-only]
+#           [--harness-args "ARGS"] [--after-run CMD] [--env FIELD=TEXT]...
+#           [--host-clocks-before FILE] [--no-aggregate] [--aggregate-only]
 #
 # Phases: capture the environment (env.txt, nvidia-smi clocks before/after,
 # vgsp debugfs snapshots), run the harness, aggregate with perf-results and
@@ -16,6 +17,12 @@
 # Everything lands in --out (default results/<UTC stamp>-<role>): run-NN.txt
 # (raw harness output), perf.log, command.txt, env.txt, clocks-*.txt,
 # results.json. Exit 0 only if every run verified and the file validates.
+# --harness-args: more harness options for every run (e.g. "--fma-blocks 1056",
+# "--skip-kernels"), recorded in env.txt as harness_args. --after-run CMD: run
+# as sh -c CMD after-run RUN_FILE OUT_DIR after each run (the guest streams
+# its files to the console with it). --env FIELD=TEXT (repeatable): set or
+# override an environment field at aggregation (a host aggregating a guest's
+# runs names the commit, the vGPU server's sha256, ...).
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -25,6 +32,7 @@ role=host runs=10 n_warm=100 n_malloc=50 n_thru=100
 sizes=4096,262144,4194304,16777216
 out='' bin="$here/build" harness='' commit='' module='' module_sha='' insmod_args=''
 host_clocks='' host_driver='' dbg_before='' dbg_after=''
+harness_args='' after_run='' extra_env='' host_clocks_before=''
 do_runs=1 do_agg=1
 debugfs_root=${VGSP_DEBUGFS:-/sys/kernel/debug/vgsp}
 
@@ -35,7 +43,7 @@ for a in "$@"; do
 done
 
 usage() {
-	sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//' >&2
+	sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//' >&2
 	exit 2
 }
 
@@ -64,6 +72,16 @@ while [ $# -gt 0 ]; do
 	--host-driver) host_driver=$2 ;;
 	--debugfs-before) dbg_before=$2 ;;
 	--debugfs-after) dbg_after=$2 ;;
+	--harness-args) harness_args=$2 ;;
+	--after-run) after_run=$2 ;;
+	--host-clocks-before) host_clocks_before=$2 ;;
+	--env)
+		case $2 in
+		?*=*) ;;
+		*) echo "perf.sh: --env wants FIELD=TEXT" >&2; exit 2 ;;
+		esac
+		extra_env="$extra_env$2
+" ;;
 	*) usage ;;
 	esac
 	shift 2
@@ -138,6 +156,7 @@ capture_env() {
 		echo "${role}_driver_version=$(driver_version)"
 		echo "${role}_kernel=$(uname -r)"
 		echo "harness_sha256=$(sha256sum "$harness" | cut -d' ' -f1)"
+		[ -z "$harness_args" ] || echo "harness_args=$harness_args"
 		echo "perf_command=$cmdline"
 	} >"$out/env.txt"
 }
@@ -153,8 +172,9 @@ run_all() {
 	i=1
 	while [ "$i" -le "$runs" ]; do
 		f=$(printf '%s/run-%02d.txt' "$out" "$i")
+		# shellcheck disable=SC2086 # harness_args is a list of options
 		"$harness" --n-warm "$n_warm" --n-malloc "$n_malloc" --n-thru "$n_thru" \
-			--sizes "$sizes" >"$f" 2>"$f.err"
+			--sizes "$sizes" $harness_args >"$f" 2>"$f.err"
 		rc=$?
 		# One line of progress: status and a few headline numbers; the
 		# copies shown are those of the last (largest by default) size.
@@ -167,6 +187,8 @@ run_all() {
 		say "run $i/$runs rc=$rc $summary"
 		{ echo "=== run $i rc=$rc"; cat "$f"; cat "$f.err"; } >>"$log"
 		[ -s "$f.err" ] || rm -f "$f.err"
+		[ -z "$after_run" ] || sh -c "$after_run" after-run "$f" "$out" ||
+			say "after-run command failed after run $i"
 		i=$((i + 1))
 	done
 	clocks "$out/clocks-$role-after.txt"
@@ -188,7 +210,14 @@ aggregate() {
 	else
 		set -- "$@" --env "host_gpu_clocks=unavailable: guest run without --host-clocks FILE"
 	fi
+	[ -z "$host_clocks_before" ] || set -- "$@" --clocks "host_gpu_clocks_before=$host_clocks_before"
 	[ -z "$host_driver" ] || set -- "$@" --env "host_driver_version=$host_driver"
+	# --env last: it overrides env.txt (perf-results keeps a field's last value)
+	while IFS= read -r line; do
+		[ -z "$line" ] || set -- "$@" --env "$line"
+	done <<EOF
+$extra_env
+EOF
 	[ -n "$dbg_before" ] || { [ -d "$out/debugfs-before" ] && dbg_before="$out/debugfs-before"; }
 	[ -n "$dbg_after" ] || { [ -d "$out/debugfs-after" ] && dbg_after="$out/debugfs-after"; }
 	set -- "$@" --debugfs-before "${dbg_before:-$debugfs_root}" \

@@ -3,6 +3,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "ab_metrics.h"
 
+#include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,28 @@ static void set(struct ab_class *c, const char *k, int dir, double t, const char
 	c->target_text = txt;
 }
 
+static void bound(struct ab_class *c, const char *b)
+{
+	c->bound = b;
+	c->guest_cpu_bound = !strcmp(b, AB_BOUND_GUEST);
+}
+
+int ab_bound_override(const char *spec, const char *metric, struct ab_class *c)
+{
+	const char *eq = strchr(spec, '=');
+	char glob[256];
+	size_t n;
+
+	if (!eq || eq == spec || !eq[1] || (n = (size_t)(eq - spec)) >= sizeof(glob))
+		return -1;
+	memcpy(glob, spec, n);
+	glob[n] = '\0';
+	if (fnmatch(glob, metric, 0) != 0)
+		return 0;
+	bound(c, eq + 1);
+	return 1;
+}
+
 void ab_classify(const char *m, struct ab_class *c)
 {
 	static const char *const init[] = {
@@ -36,32 +59,41 @@ void ab_classify(const char *m, struct ab_class *c)
 	for (i = 0; i < sizeof(init) / sizeof(init[0]); i++)
 		if (!strcmp(m, init[i])) {
 			set(c, "initialization", -1, 50.0, "B <= 2x A");
+			bound(c, AB_BOUND_GUEST);
 			return;
 		}
 	if ((sscanf(m, "copy_htod_%lu_gbps", &bytes) == 1 ||
 	     sscanf(m, "copy_dtoh_%lu_gbps", &bytes) == 1) && ends_with(m, "_gbps")) {
-		if (bytes >= BULK_COPY_MIN_BYTES)
+		if (bytes >= BULK_COPY_MIN_BYTES) {
 			set(c, "bulk copy", +1, 95.0, ">= 95%");
-		else
+			bound(c, AB_BOUND_DATA);
+		} else {
 			set(c, "small copy", +1, 0.0, "none agreed");
+			bound(c, AB_BOUND_GUEST);
+		}
 		return;
 	}
 	if (!strcmp(m, "kernel_fma_gflops")) {
 		set(c, "compute", +1, 95.0, ">= 95%");
+		bound(c, AB_BOUND_GPU);
 		return;
 	}
 	if (!strcmp(m, "kernel_fma_ms") || !strcmp(m, "clock64_median")) {
 		set(c, "compute", -1, 95.0, ">= 95%");
+		bound(c, AB_BOUND_GPU);
 		return;
 	}
 	if (!strncmp(m, "malloc_ms_", 10) || !strncmp(m, "launch_warm", 11)) {
 		set(c, "sync latency", -1, 0.0, "none agreed");
+		bound(c, !strncmp(m, "launch_warm_event", 17) ? AB_BOUND_FWD : AB_BOUND_GUEST);
 		return;
 	}
 	if (!strcmp(m, "throughput_kps")) {
 		set(c, "launch throughput", +1, 0.0, "none agreed");
+		bound(c, AB_BOUND_GUEST);
 		return;
 	}
+	bound(c, AB_BOUND_UNKNOWN);
 	/* Unknown metric: orient by unit suffix when there is one. */
 	if (ends_with(m, "_ms") || ends_with(m, "_cycles"))
 		set(c, "other", -1, 0.0, "none agreed");

@@ -17,14 +17,47 @@
 
 #include <stddef.h>
 
+/*
+ * What bounds a metric on the B side when the guest runs under an emulated
+ * CPU (QEMU TCG) on a forwarding vGPU (issue #11 deliverable 2):
+ *   AB_BOUND_GPU      GPU execution time dominates (kernel_fma_*, clock64):
+ *                     comparable with bare metal whatever the guest CPU is
+ *   AB_BOUND_DATA     bytes moved dominate (copies >= 1 MiB): the copy path
+ *                     (PCIe/copy engine on A, the vGPU's copy path on B);
+ *                     not guest-CPU bound
+ *   AB_BOUND_FWD      GPU-timestamped, but around an empty kernel: on B the
+ *                     forwarding round trip between two events
+ *                     (launch_warm_event_*)
+ *   AB_BOUND_GUEST    per-call CPU work in the guest's driver dominates (init,
+ *                     contexts, JIT, allocations, host-timed launches, launch
+ *                     throughput, small copies): under TCG these measure the
+ *                     emulator, not the vGPU
+ * Unknown metrics: AB_BOUND_UNKNOWN. ab-report --bound GLOB=LABEL relabels.
+ */
+#define AB_BOUND_GPU "GPU"
+#define AB_BOUND_DATA "data path"
+#define AB_BOUND_FWD "forwarding"
+#define AB_BOUND_GUEST "guest CPU (TCG)"
+#define AB_BOUND_UNKNOWN "unknown"
+
 struct ab_class {
 	const char *klass;       /* "initialization", "bulk copy", ... */
 	int dir;                 /* +1 higher is better, -1 lower, 0 unknown */
 	double target_perf_pct;  /* 0 = no target */
 	const char *target_text; /* human form of the target */
+	const char *bound;       /* AB_BOUND_*, or a --bound label */
+	int guest_cpu_bound;     /* 1: measures the guest CPU (TCG) on B */
 };
 
 void ab_classify(const char *metric, struct ab_class *c);
+
+/*
+ * spec is "GLOB=LABEL" (fnmatch GLOB, e.g. "copy_*=host CPU"): if metric
+ * matches GLOB, c->bound becomes LABEL (pointing into spec) and
+ * c->guest_cpu_bound is set when LABEL is AB_BOUND_GUEST. Returns 1 on a
+ * match, 0 on none, -1 for a spec without "=" or with an empty side.
+ */
+int ab_bound_override(const char *spec, const char *metric, struct ab_class *c);
 
 struct ab_side {
 	size_t n;

@@ -5,10 +5,15 @@
  * per metric (rules and targets: ab_metrics.h).
  *
  * usage: ab-report [--schema SCHEMA.json] [--strict] [--md OUT.md]
- *                  [--svg OUT.svg] A.json B.json
+ *                  [--svg OUT.svg] [--devices-may-differ]
+ *                  [--bound GLOB=LABEL]... A.json B.json
  * Refuses (exit 2) inputs that are invalid, or whose device or run_cfg
  * differ: such a ratio would compare different workloads. Exit 1 with
  * --strict when a metric misses its target or a side failed verification.
+ * --devices-may-differ: A is bare metal (role host) and B a guest whose vGPU
+ * presents another name than the GPU that runs its work; both names are
+ * printed. --bound: relabel what bounds the matching metrics (the default
+ * labels and their meaning: ab_metrics.h; first matching --bound wins).
  */
 #define _POSIX_C_SOURCE 200809L
 #include "ab_metrics.h"
@@ -56,13 +61,19 @@ static json_t *load(const char *path, const json_t *schema)
 }
 
 /* Same device and identical run_cfg, key by key, or refuse. */
-static void require_comparable(const json_t *a, const json_t *b)
+static void require_comparable(const json_t *a, const json_t *b, int devices_may_differ)
 {
 	const json_t *ca = json_object_get(a, "run_cfg"), *cb = json_object_get(b, "run_cfg"), *v;
 	const char *k;
 
-	if (strcmp(str(a, "device"), str(b, "device")))
-		refuse("devices differ (A: \"%s\", B: \"%s\")%s", str(a, "device"), str(b, "device"), "");
+	if (strcmp(str(a, "device"), str(b, "device"))) {
+		if (!devices_may_differ)
+			refuse("devices differ (A: \"%s\", B: \"%s\")%s", str(a, "device"),
+			       str(b, "device"), "");
+		if (strcmp(str(a, "role"), "host") || strcmp(str(b, "role"), "guest"))
+			refuse("devices differ (A: \"%s\", B: \"%s\") and --devices-may-differ "
+			       "needs A role host, B role guest%s", str(a, "device"), str(b, "device"), "");
+	}
 	if (!json_is_object(ca) || !json_is_object(cb))
 		refuse("a run_cfg is missing%s%s%s", "", "", "");
 	json_object_foreach((json_t *)ca, k, v)
@@ -87,8 +98,9 @@ static void describe(FILE *f, const char *label, const char *path, const json_t 
 	const json_t *env = json_object_get(d, "environment");
 	const json_t *ver = json_object_get(d, "verification");
 
-	fprintf(f, "| %s | `%s` | %s | %s | %lld | %s (bad %lld) | `%s` |\n", label, path,
-		str(d, "role"), str(d, "created"), json_integer_value(json_object_get(d, "runs")),
+	fprintf(f, "| %s | `%s` | %s | %s | %s | %lld | %s (bad %lld) | `%s` |\n", label, path,
+		str(d, "role"), str(d, "device"), str(d, "created"),
+		json_integer_value(json_object_get(d, "runs")),
 		str(ver, "status"), json_integer_value(json_object_get(ver, "bad")),
 		str(env, "commit"));
 }
@@ -109,8 +121,9 @@ int main(int argc, char **argv)
 	const char *md_path = NULL, *svg_path = NULL, *pa = NULL, *pb = NULL, *name;
 	json_t *schema = NULL, *A, *B, *m;
 	struct ab_row *rows;
-	size_t nrows = 0, flagged = 0, i;
-	int strict = 0, a, unverified;
+	size_t nrows = 0, flagged = 0, flagged_guest = 0, i, nbound = 0, k;
+	const char *bounds[32];
+	int strict = 0, a, unverified, devices_may_differ = 0;
 	FILE *md = stdout;
 	char title[512];
 
@@ -129,6 +142,18 @@ int main(int argc, char **argv)
 			svg_path = argv[++a];
 		} else if (!strcmp(argv[a], "--strict")) {
 			strict = 1;
+		} else if (!strcmp(argv[a], "--devices-may-differ")) {
+			devices_may_differ = 1;
+		} else if (!strcmp(argv[a], "--bound") && a + 1 < argc) {
+			struct ab_class probe;
+
+			if (nbound == sizeof(bounds) / sizeof(bounds[0]) ||
+			    ab_bound_override(argv[a + 1], "", &probe) < 0) {
+				fprintf(stderr, "ab-report: --bound wants GLOB=LABEL (at most 32): %s\n",
+					argv[a + 1]);
+				return 2;
+			}
+			bounds[nbound++] = argv[++a];
 		} else if (argv[a][0] != '-' && !pa) {
 			pa = argv[a];
 		} else if (argv[a][0] != '-' && !pb) {
@@ -140,12 +165,13 @@ int main(int argc, char **argv)
 	}
 	if (!pa || !pb) {
 		fprintf(stderr, "usage: ab-report [--schema S.json] [--strict] [--md OUT.md] "
-				"[--svg OUT.svg] A.json B.json\n");
+				"[--svg OUT.svg] [--devices-may-differ] [--bound GLOB=LABEL]... "
+				"A.json B.json\n");
 		return 2;
 	}
 	A = load(pa, schema);
 	B = load(pb, schema);
-	require_comparable(A, B);
+	require_comparable(A, B, devices_may_differ);
 
 	rows = calloc(json_object_size(json_object_get(A, "aggregate")) + 1, sizeof(*rows));
 	json_object_foreach(json_object_get(A, "aggregate"), name, m) {
@@ -161,7 +187,11 @@ int main(int argc, char **argv)
 			fprintf(stderr, "ab-report: %s: a non-positive value, no ratio\n", name);
 			continue;
 		}
+		for (k = 0; k < nbound; k++)
+			if (ab_bound_override(bounds[k], name, &r->cls) == 1)
+				break;
 		flagged += (size_t)r->flagged;
+		flagged_guest += (size_t)(r->flagged && r->cls.guest_cpu_bound);
 		nrows++;
 	}
 	unverified = strcmp(str(json_object_get(A, "verification"), "status"), "OK") ||
@@ -177,10 +207,13 @@ int main(int argc, char **argv)
 	if (unverified)
 		fprintf(md, "**WARNING: a side failed verification; its numbers are not "
 			    "evidence.**\n\n");
-	fputs("| side | file | role | created | runs | verification | commit |\n"
-	      "|---|---|---|---|---|---|---|\n", md);
+	fputs("| side | file | role | device | created | runs | verification | commit |\n"
+	      "|---|---|---|---|---|---|---|---|\n", md);
 	describe(md, "A", pa, A);
 	describe(md, "B", pb, B);
+	if (strcmp(str(A, "device"), str(B, "device")))
+		fprintf(md, "\nThe devices' names differ (--devices-may-differ): B's is the name "
+			    "the vGPU presents to the guest, A's the GPU's.\n");
 	fprintf(md, "\nrun_cfg (identical on both sides): n_warm %s, n_malloc %s, n_thru %s, "
 		    "sizes %s.\n\n", str(json_object_get(A, "run_cfg"), "n_warm"),
 		str(json_object_get(A, "run_cfg"), "n_malloc"),
@@ -198,12 +231,20 @@ int main(int argc, char **argv)
 	      "Each median shows n and ±half its (max−min)/median spread. "
 	      "Targets (contract §3.3): initialization ≤ 2× native (perf ≥ 50%), bulk copies "
 	      "(≥ 1 MiB) and compute ≥ 95%; other classes have no agreed target yet.\n\n", md);
-	fputs("| metric | class | target | A median | B median | B/A % | perf % | range % | verdict |\n"
-	      "|---|---|---|---|---|---|---|---|---|\n", md);
+	fputs("**Bound** says what dominates B's number when the guest's CPU is emulated "
+	      "(QEMU TCG): *" AB_BOUND_GPU "* — GPU execution time (comparable with bare metal); "
+	      "*" AB_BOUND_DATA "* — the bytes moved (copies ≥ 1 MiB: PCIe/copy engine on A, the "
+	      "vGPU's copy path on B); *" AB_BOUND_FWD "* — GPU-timed around an empty kernel, on B "
+	      "the forwarding round trip; *" AB_BOUND_GUEST "* — per-call CPU work in the guest's "
+	      "driver (init, contexts, JIT, allocations, host-timed launches, small copies): under "
+	      "TCG these measure the emulator, not the vGPU.\n\n", md);
+	fputs("| metric | class | target | bound | A median | B median | B/A % | perf % | range % | verdict |\n"
+	      "|---|---|---|---|---|---|---|---|---|---|\n", md);
 	for (i = 0; i < nrows; i++) {
 		const struct ab_row *r = &rows[i];
 
-		fprintf(md, "| `%s` | %s | %s |", r->name, r->cls.klass, r->cls.target_text);
+		fprintf(md, "| `%s` | %s | %s | %s |", r->name, r->cls.klass, r->cls.target_text,
+			r->cls.bound);
 		cell(md, &r->a, r->spread_a_pct);
 		cell(md, &r->b, r->spread_b_pct);
 		fprintf(md, " %.1f | %.1f%s | %.1f–%.1f | %s%s |\n", r->ratio_pct, r->perf_pct,
@@ -214,15 +255,19 @@ int main(int argc, char **argv)
 	}
 	json_object_foreach(json_object_get(A, "aggregate"), name, m)
 		if (!json_object_get(json_object_get(B, "aggregate"), name))
-			fprintf(md, "| `%s` | — | — | present | **missing in B** | | | | |\n", name);
+			fprintf(md, "| `%s` | — | — | — | present | **missing in B** | | | | |\n", name);
 	json_object_foreach(json_object_get(B, "aggregate"), name, m)
 		if (!json_object_get(json_object_get(A, "aggregate"), name))
-			fprintf(md, "| `%s` | — | — | **missing in A** | present | | | | |\n", name);
+			fprintf(md, "| `%s` | — | — | — | **missing in A** | present | | | | |\n", name);
 	fprintf(md, "\n**Summary:** %zu metrics compared, %zu miss their target", nrows, flagged);
 	for (i = 0, a = 0; i < nrows; i++)
 		if (rows[i].flagged)
 			fprintf(md, "%s`%s` (%.1f%%)", a++ ? ", " : ": ", rows[i].name, rows[i].perf_pct);
 	fputs(".\n", md);
+	if (flagged)
+		fprintf(md, "Of the misses, %zu are bound by the guest's CPU (" AB_BOUND_GUEST
+			    ": they measure the emulator) and %zu by what the vGPU forwards or "
+			    "executes.\n", flagged_guest, flagged - flagged_guest);
 	if (svg_path) {
 		FILE *sf = fopen(svg_path, "w");
 		const char *base = strrchr(svg_path, '/');

@@ -5,10 +5,10 @@
 #include <math.h>
 
 #define ROW_H 22
-#define LEFT 240
+#define LEFT 300
 #define PLOT_W 520
 #define RIGHT 170
-#define TOP 56
+#define TOP 74
 
 static void xml_text(FILE *f, const char *s)
 {
@@ -59,6 +59,8 @@ void ab_svg_write(FILE *f, const char *title, const struct ab_row *rows, size_t 
 	fputs("</text>\n<text x=\"10\" y=\"38\" fill=\"#444\">perf % = B vs A, oriented: "
 	      "100 = native, lower = B worse (latency: A/B, throughput: B/A). "
 	      "Whisker: run extremes.</text>\n", f);
+	fputs("<text x=\"10\" y=\"54\" fill=\"#444\">[bound of B]: GPU, data path (copies), "
+	      "forwarding, TCG = the guest's emulated CPU (its bar measures the emulator).</text>\n", f);
 	for (double g = 0.0; g <= xmax + 1e-9; g += step)
 		fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#ddd\"/>"
 			   "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" fill=\"#666\">%g%%</text>\n",
@@ -71,6 +73,12 @@ void ab_svg_write(FILE *f, const char *title, const struct ab_row *rows, size_t 
 
 		fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">", LEFT - 8, y + 15);
 		xml_text(f, r->name);
+		/* what bounds B (ab_metrics.h), so a TCG-bound bar is not read as the vGPU's */
+		if (r->cls.bound) {
+			fputs(" [", f);
+			xml_text(f, r->cls.guest_cpu_bound ? "TCG" : r->cls.bound);
+			fputc(']', f);
+		}
 		fprintf(f, "</text>\n<rect x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\"/>\n",
 			LEFT, y + 4, X(r->perf_pct) - LEFT, ROW_H - 8, color);
 		fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"black\"/>\n",

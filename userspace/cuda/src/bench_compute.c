@@ -46,6 +46,10 @@ void bench_fma(struct harness *h)
 	if (blocks_per_sm == 0)
 		blocks_per_sm = 1;
 	grid = (unsigned int)h->sms * blocks_per_sm;
+	/* --fma-blocks: the same grid on both sides of an A/B pair when the
+	 * vGPU reports fewer SMs than the GPU that runs its kernels. */
+	if (h->cfg.fma_blocks)
+		grid = h->cfg.fma_blocks;
 	nthreads = grid * FMA_BLOCK;
 	host = harness_xmalloc(nthreads * sizeof(*host));
 	CK(h, MemAlloc(&out, nthreads * sizeof(float)));

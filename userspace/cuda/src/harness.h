@@ -20,6 +20,12 @@ struct harness_cfg {
 	unsigned int fma_reps;    /* timed k_fma launches; the median is kept */
 	unsigned int clock_iters; /* LCG steps in k_clock */
 	unsigned int clock_reps;  /* k_clock launches; the median is kept */
+	unsigned int fma_blocks;  /* k_fma grid; 0 = every SM filled (SMs x
+				   * max threads per SM / 256) */
+	int skip_kernels;         /* --skip-kernels: no kernel launches, and
+				   * no memsets beyond 4 KiB (libcuda runs
+				   * those as kernels): for a backend without
+				   * SMs; the kernel metrics are "skipped" */
 };
 
 struct harness {
@@ -54,6 +60,8 @@ void *harness_xmalloc(size_t bytes);
 double now_ms(void);
 
 void emit_metric(const char *name, double value);
+/* "skipped NAME REASON": a metric this run did not measure, and why. */
+void emit_skipped(const char *name, const char *reason);
 void emit_check(struct harness *h, const char *what,
 		unsigned long long checks, unsigned long long bad);
 

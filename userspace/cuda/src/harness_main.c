@@ -7,6 +7,7 @@
  *   device NAME / cc MAJ.MIN / sms N / driver_api_version N
  *   metric NAME VALUE            (ms, GB/s, GFLOP/s, kernels/s or cycles)
  *   check WHAT checks=N bad=M    (every kernel output / copied byte)
+ *   skipped NAME REASON          (a metric not measured: --skip-kernels)
  *   verify checks=N bad=M        (totals)
  *   status OK|FAIL
  * Exit: 0 all verified, 1 some result wrong, 2 usage, 3 CUDA/host failure.
@@ -67,6 +68,11 @@ void emit_metric(const char *name, double value)
 	printf("metric %s %.6f\n", name, value);
 }
 
+void emit_skipped(const char *name, const char *reason)
+{
+	printf("skipped %s %s\n", name, reason);
+}
+
 void emit_check(struct harness *h, const char *what,
 		unsigned long long checks, unsigned long long bad)
 {
@@ -99,7 +105,8 @@ static void usage(void)
 		"usage: perf-harness [--n-warm N] [--n-malloc N] [--n-thru N]\n"
 		"                    [--sizes B,B,...] [--device ORDINAL]\n"
 		"                    [--fma-trips N] [--fma-reps N]\n"
-		"                    [--clock-iters N] [--clock-reps N]\n");
+		"                    [--clock-iters N] [--clock-reps N]\n"
+		"                    [--fma-blocks N] [--skip-kernels]\n");
 	exit(2);
 }
 
@@ -155,9 +162,15 @@ static void parse_args(struct harness_cfg *c, int argc, char **argv)
 	c->fma_reps = 5;
 	c->clock_iters = 4096;
 	c->clock_reps = 11;
+	c->fma_blocks = 0;
+	c->skip_kernels = 0;
 	for (i = 1; i < argc; i++) {
 		const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 
+		if (!strcmp(o, "--skip-kernels")) {
+			c->skip_kernels = 1;
+			continue;
+		}
 		if (!v)
 			usage();
 		if (!strcmp(o, "--n-warm"))
@@ -178,6 +191,8 @@ static void parse_args(struct harness_cfg *c, int argc, char **argv)
 			c->clock_iters = parse_ulong(o, v, 1, 100000000);
 		else if (!strcmp(o, "--clock-reps"))
 			c->clock_reps = parse_ulong(o, v, 1, 1000);
+		else if (!strcmp(o, "--fma-blocks"))
+			c->fma_blocks = parse_ulong(o, v, 1, 65535);
 		else
 			usage();
 		i++;
@@ -265,12 +280,28 @@ int main(int argc, char **argv)
 	load_module(&h);
 	emit_metric("module_load_ms", now_ms() - t0);
 
-	bench_launch(&h);
-	bench_malloc(&h);
-	bench_throughput(&h);
-	bench_fma(&h);
-	bench_copy(&h);
-	bench_clock64(&h);
+	if (h.cfg.skip_kernels) {
+		/* Same order as below with the kernel phases left out. */
+		static const char *const k[] = {
+			"launch_first_ms", "launch_warm_p50", "launch_warm_p95",
+			"launch_warm_event_p50", "launch_warm_event_p95",
+			"throughput_kps", "kernel_fma_ms", "kernel_fma_gflops",
+			"clock64_median",
+		};
+		unsigned int i;
+
+		for (i = 0; i < sizeof(k) / sizeof(k[0]); i++)
+			emit_skipped(k[i], "--skip-kernels");
+		bench_malloc(&h);
+		bench_copy(&h);
+	} else {
+		bench_launch(&h);
+		bench_malloc(&h);
+		bench_throughput(&h);
+		bench_fma(&h);
+		bench_copy(&h);
+		bench_clock64(&h);
+	}
 
 	CK(&h, MemFree(first_alloc));
 	CK(&h, ModuleUnload(h.mod));

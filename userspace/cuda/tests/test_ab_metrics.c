@@ -100,6 +100,49 @@ static void a_vs_a_reads_100_within_spread(void **state)
 	assert_false(r.flagged); /* no target for launch throughput */
 }
 
+/* What bounds B under TCG (issue #11): one label per class, relabelling. */
+static void bounds_per_metric(void **state)
+{
+	static const struct { const char *m, *bound; int guest; } want[] = {
+		{ "kernel_fma_gflops", AB_BOUND_GPU, 0 },
+		{ "kernel_fma_ms", AB_BOUND_GPU, 0 },
+		{ "clock64_median", AB_BOUND_GPU, 0 },
+		{ "copy_htod_16777216_gbps", AB_BOUND_DATA, 0 },
+		{ "copy_dtoh_1048576_gbps", AB_BOUND_DATA, 0 },
+		{ "copy_dtoh_262144_gbps", AB_BOUND_GUEST, 1 },
+		{ "launch_warm_event_p50", AB_BOUND_FWD, 0 },
+		{ "launch_warm_event_p95", AB_BOUND_FWD, 0 },
+		{ "launch_warm_p50", AB_BOUND_GUEST, 1 },
+		{ "launch_first_ms", AB_BOUND_GUEST, 1 },
+		{ "init_ms", AB_BOUND_GUEST, 1 },
+		{ "module_load_ms", AB_BOUND_GUEST, 1 },
+		{ "malloc_ms_p95", AB_BOUND_GUEST, 1 },
+		{ "throughput_kps", AB_BOUND_GUEST, 1 },
+		{ "something_new", AB_BOUND_UNKNOWN, 0 },
+	};
+	struct ab_class c;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		ab_classify(want[i].m, &c);
+		assert_string_equal(c.bound, want[i].bound);
+		assert_int_equal(c.guest_cpu_bound, want[i].guest);
+	}
+	/* --bound GLOB=LABEL */
+	ab_classify("copy_htod_16777216_gbps", &c);
+	assert_int_equal(ab_bound_override("copy_*=host CPU (vgsp-vfu)", "copy_htod_16777216_gbps", &c), 1);
+	assert_string_equal(c.bound, "host CPU (vgsp-vfu)");
+	assert_int_equal(c.guest_cpu_bound, 0);
+	assert_int_equal(ab_bound_override("kernel_*=x", "copy_htod_16777216_gbps", &c), 0);
+	assert_string_equal(c.bound, "host CPU (vgsp-vfu)");
+	assert_int_equal(ab_bound_override("kernel_fma_ms=" AB_BOUND_GUEST, "kernel_fma_ms", &c), 1);
+	assert_int_equal(c.guest_cpu_bound, 1);
+	assert_int_equal(ab_bound_override("no-equals", "x", &c), -1);
+	assert_int_equal(ab_bound_override("=label", "x", &c), -1);
+	assert_int_equal(ab_bound_override("glob=", "x", &c), -1);
+}
+
 static void nonpositive_values_refused(void **state)
 {
 	struct ab_row r;
@@ -119,6 +162,7 @@ int main(void)
 		cmocka_unit_test(throughput_orientation_and_bulk_target),
 		cmocka_unit_test(a_vs_a_reads_100_within_spread),
 		cmocka_unit_test(nonpositive_values_refused),
+		cmocka_unit_test(bounds_per_metric),
 	};
 
 	return cmocka_run_group_tests_name("ab_metrics", tests, NULL, NULL);

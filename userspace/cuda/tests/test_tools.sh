@@ -113,7 +113,30 @@ for i in 1 2; do grep -v '^metric module_load_ms ' $fx/run-h200-$i.txt >"$tmp/no
 "$o/perf-results" --role guest --env module_sha256=t --env insmod_args=t --env host_gpu_clocks=t \
 	--env guest_gpu_clocks=t --env commit=t -o "$tmp/nomod.json" "$tmp/nomod-1.txt" "$tmp/nomod-2.txt"
 expect 0 "ab-report: B lacking a metric" "$o/ab-report" --md "$tmp/nomod.md" $fx/results-sample.json "$tmp/nomod.json"
-has "ab-report: lists the missing metric" "$tmp/nomod.md" '| `module_load_ms` | — | — | present | **missing in B** |'
+has "ab-report: lists the missing metric" "$tmp/nomod.md" '| `module_load_ms` | — | — | — | present | **missing in B** |'
+
+# What bounds each metric (issue #11): a column, a legend, the chart's labels, --bound.
+has "ab-report: bound of a compute metric" "$tmp/slow.md" '| `kernel_fma_gflops` | compute | >= 95% | GPU |'
+has "ab-report: bound of a bulk copy" "$tmp/slow.md" '| `copy_htod_16777216_gbps` | bulk copy | >= 95% | data path |'
+has "ab-report: bound of init" "$tmp/slow.md" '| `init_ms` | initialization | B <= 2x A | guest CPU (TCG) |'
+has "ab-report: bound of event-timed launch" "$tmp/slow.md" '| `launch_warm_event_p50` | sync latency | none agreed | forwarding |'
+has "ab-report: misses split by bound" "$tmp/slow.md" 'Of the misses, 0 are bound by the guest'"'"'s CPU'
+expect 0 "ab-report --bound relabels" "$o/ab-report" --bound 'copy_*=host CPU' --bound 'copy_htod_*=never' \
+	--md "$tmp/bound.md" --svg "$tmp/bound.svg" $fx/results-sample.json "$tmp/slow.json"
+has "ab-report --bound: first match wins" "$tmp/bound.md" '| `copy_htod_16777216_gbps` | bulk copy | >= 95% | host CPU |'
+has "ab-report: svg shows the bound" "$tmp/bound.svg" 'kernel_fma_gflops [GPU]'
+has "ab-report: svg marks TCG-bound rows" "$tmp/bound.svg" 'init_ms [TCG]'
+expect 2 "ab-report: --bound without =" "$o/ab-report" --bound nonsense $fx/results-sample.json "$tmp/slow.json"
+
+# A guest's vGPU has its own name: allowed only with --devices-may-differ, A host, B guest.
+sed 's/"device": "NVIDIA H200"/"device": "NVIDIA H100 80GB HBM3"/' "$tmp/slow.json" >"$tmp/gdev.json"
+expect 2 "ab-report: guest device name refused by default" "$o/ab-report" $fx/results-sample.json "$tmp/gdev.json"
+expect 0 "ab-report --devices-may-differ: host vs guest" "$o/ab-report" --devices-may-differ \
+	--md "$tmp/gdev.md" $fx/results-sample.json "$tmp/gdev.json"
+has "ab-report: both device names shown" "$tmp/gdev.md" '| guest | NVIDIA H100 80GB HBM3 |'
+has "ab-report: says the names differ" "$tmp/gdev.md" 'The devices'"'"' names differ'
+expect 2 "ab-report --devices-may-differ: B must be a guest" "$o/ab-report" --devices-may-differ \
+	"$tmp/gdev.json" $fx/results-sample.json
 
 # The chart colours a missed target red, and only then.
 "$o/ab-report" --md "$tmp/slow2.md" --svg "$tmp/slow2.svg" $fx/results-sample.json "$tmp/slow.json" >/dev/null 2>&1
@@ -129,7 +152,30 @@ has "pair: B aggregated as guest" "$gdir/results.json" '"role": "guest"'
 has "pair: B carries host-side debugfs" "$gdir/results.json" '"inst0.work_gr"'
 has "pair: report written" "$gdir/ab-report.md" '| `kernel_fma_gflops` | compute |'
 
-# 8. the committed embedded PTX matches kernels/kernels.ptx
+# 8. perf.sh's guest-side hooks: harness options, a command after each run, --env overrides
+FAKE_HARNESS_EXTRA="--fma-blocks 7 --skip-kernels" expect 0 "perf.sh --harness-args reach the harness" \
+	perf ha --runs 2 --harness-args "--fma-blocks 7 --skip-kernels" \
+	--after-run 'echo "after $(basename "$1") in $(basename "$2")" >>"$2/after.txt"'
+has "perf.sh: harness_args recorded" "$tmp/ha/env.txt" 'harness_args=--fma-blocks 7 --skip-kernels'
+has "perf.sh: --after-run after run 1" "$tmp/ha/after.txt" 'after run-01.txt in ha'
+has "perf.sh: --after-run after run 2" "$tmp/ha/after.txt" 'after run-02.txt in ha'
+rm "$tmp/ha/results.json"
+expect 0 "perf.sh --aggregate-only --env overrides env.txt" sh perf.sh --role guest --bin "$o" --out "$tmp/ha" \
+	--aggregate-only --env "commit=from the host" --env "guest_image=bundle x" \
+	--host-clocks $fx/nvidia-smi-clock-h200.txt --host-clocks-before $fx/nvidia-smi-clock-h200.txt
+has "perf.sh --env: commit overridden" "$tmp/ha/results.json" '"commit": "from the host"'
+has "perf.sh --env: new field" "$tmp/ha/results.json" '"guest_image": "bundle x"'
+has "perf.sh: host clocks before digested" "$tmp/ha/results.json" '"host_gpu_clocks_before": "driver 580.159.04'
+expect 2 "perf.sh: --env without = refused" sh perf.sh --env nonsense --out "$tmp/p0"
+# a run with skipped metrics parses; the skipped ones are absent, not zero
+{ grep -v -E '^metric (launch|throughput|kernel_fma|clock64)' $fx/run-h200-1.txt |
+	sed '/^metric module_load_ms/a skipped launch_first_ms --skip-kernels'; } >"$tmp/skip-1.txt"
+"$o/perf-results" --role guest --env module_sha256=t --env insmod_args=t --env host_gpu_clocks=t \
+	--env guest_gpu_clocks=t --env commit=t -o "$tmp/skip.json" "$tmp/skip-1.txt" >"$tmp/last" 2>&1
+if grep -q '"launch_first_ms"' "$tmp/skip.json"; then bad "perf-results: skipped metric absent"; else ok "perf-results: skipped metric absent"; fi
+has "perf-results: copies of a skip-kernels run kept" "$tmp/skip.json" '"copy_htod_16777216_gbps"'
+
+# 9. the committed embedded PTX matches kernels/kernels.ptx
 sh kernels/embed_ptx.sh kernels/kernels.ptx "$tmp/kernels_ptx.c"
 expect 0 "src/kernels_ptx.c is in sync with kernels/kernels.ptx" cmp "$tmp/kernels_ptx.c" src/kernels_ptx.c
 
