@@ -2,7 +2,7 @@
  * with the RM request decoded (control cmd, alloc class, handles, the RM status after the
  * call), one line each on stderr. libcuda is closed; this is how its requests are seen.
  * NVTRACE_PARAMS=1: a control's parameters (up to 1 KiB) are also printed as 32-bit words,
- * before the call and after it.
+ * before the call and after it, and the GR_GET_INFO lists and the global SM order decoded.
  * Build: gcc -shared -fPIC -O2 -o nvtrace.so nvtrace.c -ldl */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -22,6 +22,35 @@ typedef int (*ioctl_fn)(int, unsigned long, void *);
 static const uint32_t *u32p(const void *p, size_t off)
 {
 	return (const uint32_t *)((const char *)p + off);
+}
+
+/*
+ * Controls whose answer the word dump does not show: GR_GET_INFO (0x20801201 and the device's
+ * 0x00801104) carry a pointer to their { index, data } list; GR_GET_GLOBAL_SM_ORDER
+ * (0x2080121b) has numSm/numTpc after 512 entries of 12 bytes, past the 1 KiB dump.
+ */
+static void decode(uint32_t cmd, const void *params, uint32_t size)
+{
+	if (!params)
+		return;
+	if ((cmd == 0x20801201 || cmd == 0x00801104) && size >= 16) {
+		uint32_t n = *u32p(params, 0);
+		const uint32_t *list = (const uint32_t *)(uintptr_t)*(const uint64_t *)
+			((const char *)params + 8);
+
+		fprintf(stderr, "nvtrace: grinfo 0x%08x n %u", cmd, n);
+		for (uint32_t i = 0; list && i < n && i < 64; i++)
+			fprintf(stderr, " [0x%x]=%u", list[2 * i], list[2 * i + 1]);
+		fprintf(stderr, "\n");
+	} else if (cmd == 0x2080121b && size >= 512 * 12 + 4) {
+		const uint16_t *e = (const uint16_t *)params;
+		uint16_t nsm = e[512 * 6], ntpc = e[512 * 6 + 1];
+
+		fprintf(stderr, "nvtrace: sm_order numSm %u numTpc %u", nsm, ntpc);
+		for (uint32_t i = 0; i < nsm && i < 512; i++)
+			fprintf(stderr, " %u:%u.%u.%u", i, e[6 * i], e[6 * i + 1], e[6 * i + 2]);
+		fprintf(stderr, "\n");
+	}
 }
 
 int ioctl(int fd, unsigned long req, ...)
@@ -62,6 +91,10 @@ int ioctl(int fd, unsigned long req, ...)
 			fprintf(stderr, " %08x", *u32p(params, 4 * i));
 		fprintf(stderr, "\n");
 	}
+	if (want_params && arg && _IOC_TYPE(req) == 'F' && _IOC_NR(req) == NV_ESC_RM_CONTROL &&
+	    _IOC_SIZE(req) >= 32)
+		decode(*u32p(arg, 8), (const void *)(uintptr_t)*(const uint64_t *)((const char *)arg + 16),
+		       *u32p(arg, 24));
 	if (_IOC_TYPE(req) == 'F') {
 		unsigned int nr = _IOC_NR(req), sz = _IOC_SIZE(req);
 
