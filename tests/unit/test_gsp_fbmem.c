@@ -268,7 +268,8 @@ static void test_kgr_static_info(void **state)
 	assert_int_equal(vgsp_get32(info, 8 * 0x14 + 4), 8);	/* GPCs */
 	assert_int_equal(vgsp_get32(info, 0x35 * 8 + 4), 0);	/* GR1 */
 	assert_int_equal(r535_kgr_get_global_sm_order(gsp, sm, sizeof(sm)), 0);
-	assert_int_equal(sm[240 * 12] | sm[240 * 12 + 1] << 8, 128);
+	/* H100 SXM5: 132 SMs (test_gr_topology checks the whole topology) */
+	assert_int_equal(sm[240 * 12] | sm[240 * 12 + 1] << 8, 132);
 	assert_int_equal(r535_kgr_get_floorsweeping_masks(gsp, fs, sizeof(fs)),
 			 0);
 	assert_int_equal(vgsp_get32(fs, 0), 0xff);

@@ -130,4 +130,24 @@ const struct vgsp_chip vgsp_chip_gh100 = {
 	/* H100 SXM5 80GB: 1980 MHz boost, HBM3 at 2619 MHz (product specs) */
 	.gpc_clk_max_khz = 1980000,
 	.mem_clk_max_khz = 2619000,
+	/*
+	 * H100 SXM5 80GB: 132 SMs = 66 TPCs x 2 SMs in 8 GPCs, of a GH100 die
+	 * with 8 GPCs x 9 TPCs (72 TPCs, 144 SMs), 3 PES per GPC, 128 FP32
+	 * lanes and 4 tensor cores per SM (NVIDIA H100 Tensor Core GPU
+	 * Architecture whitepaper: 16896 FP32 cores, 528 tensor cores). Which
+	 * TPCs are fused off varies from part to part; 66 = 6 x 8 + 2 x 9, so
+	 * GPCs 0-5 keep 8 TPCs and GPCs 6-7 all 9: the GPCs are then already
+	 * in increasing TPC count, the order virtual GPC ids follow.
+	 */
+	.gr = {
+		.gpcs = 8,
+		.tpcs = { 8, 8, 8, 8, 8, 8, 9, 9 },
+		.sms_per_tpc = 2,
+		.max_gpcs = 8,
+		.max_tpcs_per_gpc = 9,
+		.pes_per_gpc = 3,
+		.tpcs_per_pes = 3,
+		.cores_per_sm = 128,
+		.tensor_cores_per_sm = 4,
+	},
 };

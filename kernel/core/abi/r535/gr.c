@@ -4,11 +4,14 @@
  * KernelGraphics loads in state post-load (kgraphicsLoadStaticInfo) and
  * KernelGraphicsManager keeps as the legacy (non-MIG) static info that
  * channel allocation needs (subcontext count, context buffer sizes).
+ * CPU-RM answers GR_GET_INFO, GR_GET_GLOBAL_SM_ORDER, GR_GET_GPC_MASK,
+ * GR_GET_TPC_MASK, GR_GET_NUM_TPCS_FOR_GPC and GET_SM_TO_GPC_TPC_MAPPINGS
+ * from these copies; libcuda takes its SM count from them.
  *
  * Every parameter block is an array over NV2080_CTRL_INTERNAL_GR_MAX_ENGINES
  * (8) GR engines; only GR0 exists, the other rows stay zero. The topology
- * matches GspStaticConfigInfo: 8 GPCs of 8 TPCs, 2 SMs per TPC (128 SMs),
- * 3 PES per GPC; sm_90.
+ * is the chip's (struct vgsp_chip_gr: GH100 as an H100 SXM5, 8 GPCs, 66
+ * TPCs, 132 SMs), the same GspStaticConfigInfo reports; sm_90.
  *
  * Fidelity: coherent values. The context-buffer sizes are uniform
  * placeholders (64 KiB, 4 KiB aligned): nothing executes in them.
@@ -16,14 +19,29 @@
 #include "r535.h"
 
 #define GR_ENGINES			8
-#define GR_GPCS				8
-#define GR_TPCS_PER_GPC			8
-#define GR_SMS_PER_TPC			2
-#define GR_PES_PER_GPC			3
-#define GR_TPCS_PER_PES			3
 #define GR_MAX_GPC			12
 #define GR_MAX_TPC_PER_GPC		10
 #define GR_MAX_SM			240
+
+/* The PES units that hold at least one enabled TPC of @gpc. */
+static u32 pes_mask(const struct vgsp_chip_gr *gr, unsigned int gpc)
+{
+	unsigned int t;
+	u32 m = 0;
+
+	for (t = 0; t < gr->tpcs[gpc]; t++)
+		m |= 1U << (t / gr->tpcs_per_pes);
+	return m;
+}
+
+static u32 pes_count(const struct vgsp_chip_gr *gr, unsigned int gpc)
+{
+	u32 m = pes_mask(gr, gpc), n = 0;
+
+	for (; m; m &= m - 1)
+		n++;
+	return n;
+}
 
 /* GET_CAPS: capsTbl[23] per engine; no optional capability bits. */
 #define GR_CAPS_ROW			23
@@ -32,6 +50,7 @@
 #define GR_INFO_ROWS			0x35
 #define GR_INFO_ROW_SIZE		(GR_INFO_ROWS * 8)
 
+/* Indices whose value is the same on every part of the family. */
 static const struct {
 	u32 index, data;
 } gr_info[] = {
@@ -42,24 +61,14 @@ static const struct {
 	{ 0x11, 32 },		/* FB_MEMORY_REQUEST_GRANULARITY */
 	{ 0x12, 32 },		/* HOST_MEMORY_REQUEST_GRANULARITY */
 	{ 0x13, 128 },		/* MAX_SP_PER_SM */
-	{ 0x14, GR_GPCS },	/* LITTER_NUM_GPCS */
 	{ 0x15, 10 },		/* LITTER_NUM_FBPS */
-	{ 0x17, 9 },		/* LITTER_NUM_TPC_PER_GPC (GH100) */
 	{ 0x1a, 1 },		/* TIMESLICE_ENABLED */
 	{ 0x1b, 10 },		/* LITTER_NUM_FBPAS */
-	{ 0x1c, GR_PES_PER_GPC },	/* LITTER_NUM_PES_PER_GPC */
-	{ 0x1d, GR_GPCS * GR_TPCS_PER_GPC * GR_SMS_PER_TPC * 128 },
-				/* GPU_CORE_COUNT */
-	{ 0x1e, GR_TPCS_PER_PES },	/* LITTER_NUM_TPCS_PER_PES */
-	{ 0x20, GR_SMS_PER_TPC },	/* LITTER_NUM_SM_PER_TPC */
-	{ 0x23, GR_GPCS * GR_TPCS_PER_GPC * GR_SMS_PER_TPC * 4 },
-				/* TENSOR_CORE_COUNT */
 	{ 0x24, 1 },		/* LITTER_NUM_GRS */
 	{ 0x25, 10 },		/* LITTER_NUM_LTCS */
 	{ 0x26, 40 },		/* LITTER_NUM_LTC_SLICES */
 	{ 0x27, 1 },		/* LITTER_NUM_GPCMMU_PER_GPC */
 	{ 0x28, 1 },		/* LITTER_NUM_LTC_PER_FBP */
-	{ 0x2a, 9 },		/* FAMILY_MAX_TPC_PER_GPC */
 	{ 0x2b, 1 },		/* LITTER_NUM_FBPA_PER_FBP */
 	{ 0x2c, 64 },		/* MAX_SUBCONTEXT_COUNT */
 	{ 0x2d, 2 },		/* MAX_LEGACY_SUBCONTEXT_COUNT */
@@ -107,8 +116,26 @@ u32 r535_kgr_get_caps(struct vgsp_gsp *gsp, u8 *p, u32 size)
 	return NV_OK;
 }
 
+static void put_info(u8 *p, u32 index, u32 data)
+{
+	vgsp_put32(p, 8 * index + 4, data);
+}
+
+/*
+ * The counts of the floorswept part, as RM reports them (a captured
+ * GA106, 3 GPCs / 14 TPCs / 28 SMs, answers SHADER_PIPE_COUNT 3,
+ * SHADER_PIPE_SUB_COUNT 14, THREAD_STACK_SCALING_FACTOR 28, GPU_CORE_COUNT
+ * 28 x 128): SHADER_PIPE_COUNT the enabled GPCs, SHADER_PIPE_SUB_COUNT the
+ * enabled TPCs (UVM's tpcCount, nv_gpu_ops.c), THREAD_STACK_SCALING_FACTOR
+ * the enabled SMs. libcuda 535 needs SHADER_PIPE_SUB_COUNT: left 0, it
+ * reports 8 SMs whatever GLOBAL_SM_ORDER says; set, it takes GLOBAL_SM_
+ * ORDER's numSm. LITTER_* are the die's design values.
+ */
 u32 r535_kgr_get_info(struct vgsp_gsp *gsp, u8 *p, u32 size)
 {
+	const struct vgsp_chip *c = gsp->dev->profile->chip;
+	const struct vgsp_chip_gr *gr = &c->gr;
+	u32 nsm = vgsp_chip_num_sms(c);
 	unsigned int i;
 
 	if (need(size, GR_INFO_ROW_SIZE))
@@ -117,27 +144,41 @@ u32 r535_kgr_get_info(struct vgsp_gsp *gsp, u8 *p, u32 size)
 	for (i = 0; i < GR_INFO_ROWS; i++)
 		vgsp_put32(p, 8 * i, i);
 	for (i = 0; i < VGSP_ARRAY_SIZE(gr_info); i++)
-		vgsp_put32(p, 8 * gr_info[i].index + 4, gr_info[i].data);
+		put_info(p, gr_info[i].index, gr_info[i].data);
+	put_info(p, 0x07, gr->gpcs);		/* SHADER_PIPE_COUNT */
+	put_info(p, 0x08, nsm);			/* THREAD_STACK_SCALING_FACTOR */
+	put_info(p, 0x09, vgsp_chip_num_tpcs(c)); /* SHADER_PIPE_SUB_COUNT */
+	put_info(p, 0x14, gr->max_gpcs);	/* LITTER_NUM_GPCS */
+	put_info(p, 0x17, gr->max_tpcs_per_gpc); /* LITTER_NUM_TPC_PER_GPC */
+	put_info(p, 0x1c, gr->pes_per_gpc);	/* LITTER_NUM_PES_PER_GPC */
+	put_info(p, 0x1d, nsm * gr->cores_per_sm); /* GPU_CORE_COUNT */
+	put_info(p, 0x1e, gr->tpcs_per_pes);	/* LITTER_NUM_TPCS_PER_PES */
+	put_info(p, 0x20, gr->sms_per_tpc);	/* LITTER_NUM_SM_PER_TPC */
+	put_info(p, 0x23, nsm * gr->tensor_cores_per_sm); /* TENSOR_CORE_COUNT */
+	put_info(p, 0x2a, gr->max_tpcs_per_gpc); /* FAMILY_MAX_TPC_PER_GPC */
 	return NV_OK;
 }
 
 u32 r535_kgr_get_floorsweeping_masks(struct vgsp_gsp *gsp, u8 *p, u32 size)
 {
+	const struct vgsp_chip *c = gsp->dev->profile->chip;
+	const struct vgsp_chip_gr *gr = &c->gr;
 	unsigned int i;
 
 	if (need(size, FS_ROW))
 		return NV_ERR_INVALID_PARAM_STRUCT;
 	memset(p, 0, size);
-	vgsp_put32(p, FS_GPC_MASK, (1U << GR_GPCS) - 1);
-	vgsp_put32(p, FS_PHYS_GPC_MASK, (1U << GR_GPCS) - 1);
-	for (i = 0; i < GR_GPCS; i++) {
-		vgsp_put32(p, FS_TPC_MASK + 4 * i, (1U << GR_TPCS_PER_GPC) - 1);
-		vgsp_put32(p, FS_TPC_COUNT + 4 * i, GR_TPCS_PER_GPC);
+	vgsp_put32(p, FS_GPC_MASK, vgsp_chip_gpc_mask(c));
+	vgsp_put32(p, FS_PHYS_GPC_MASK, vgsp_chip_gpc_mask(c));
+	for (i = 0; i < gr->gpcs && i < GR_MAX_GPC; i++) {
+		vgsp_put32(p, FS_TPC_MASK + 4 * i, vgsp_chip_tpc_mask(c, i));
+		vgsp_put32(p, FS_TPC_COUNT + 4 * i, gr->tpcs[i]);
 		vgsp_put32(p, FS_MMU_PER_GPC + 4 * i, 1);
-		vgsp_put32(p, FS_NUM_PES_PER_GPC + 4 * i, GR_PES_PER_GPC);
+		vgsp_put32(p, FS_NUM_PES_PER_GPC + 4 * i,
+			   pes_count(gr, i));
 	}
 	for (i = 0; i < GR_MAX_TPC_PER_GPC; i++)
-		vgsp_put32(p, FS_TPC_TO_PES + 4 * i, i / GR_TPCS_PER_PES);
+		vgsp_put32(p, FS_TPC_TO_PES + 4 * i, i / gr->tpcs_per_pes);
 	return NV_OK;
 }
 
@@ -147,26 +188,42 @@ static void put16(u8 *b, u32 off, u16 v)
 	b[off + 1] = v >> 8;
 }
 
+/*
+ * Global SM ids spread over the GPCs the way RM numbers them (nouveau
+ * gf100_gr_oneinit, nvgpu gr_gk20a_init_sm_id_table): local TPC 0 of every
+ * GPC, then local TPC 1 of every GPC, ...; the SMs of one TPC are
+ * consecutive. virtualGpcId is the GPC (the GPCs are in increasing TPC
+ * count, see the chip file), migratableTpcId the local TPC (ctrl2080gr.h).
+ */
 u32 r535_kgr_get_global_sm_order(struct vgsp_gsp *gsp, u8 *p, u32 size)
 {
-	u32 nsm = GR_GPCS * GR_TPCS_PER_GPC * GR_SMS_PER_TPC, i;
+	const struct vgsp_chip *c = gsp->dev->profile->chip;
+	const struct vgsp_chip_gr *gr = &c->gr;
+	u32 nsm = 0, ntpc = 0, tpc, gpc, sm;
 
 	if (need(size, SM_ROW))
 		return NV_ERR_INVALID_PARAM_STRUCT;
 	memset(p, 0, size);
-	for (i = 0; i < nsm; i++) {
-		u32 tpc = i / GR_SMS_PER_TPC;
-		u8 *e = p + i * SM_ENTRY;
+	for (tpc = 0; tpc < gr->max_tpcs_per_gpc; tpc++) {
+		for (gpc = 0; gpc < gr->gpcs; gpc++) {
+			if (tpc >= gr->tpcs[gpc])
+				continue;
+			for (sm = 0; sm < gr->sms_per_tpc && nsm < GR_MAX_SM;
+			     sm++, nsm++) {
+				u8 *e = p + nsm * SM_ENTRY;
 
-		put16(e, 0, tpc / GR_TPCS_PER_GPC);	/* gpcId */
-		put16(e, 2, tpc % GR_TPCS_PER_GPC);	/* localTpcId */
-		put16(e, 4, i % GR_SMS_PER_TPC);	/* localSmId */
-		put16(e, 6, tpc);			/* globalTpcId */
-		put16(e, 8, tpc / GR_TPCS_PER_GPC);	/* virtualGpcId */
-		put16(e, 10, tpc);			/* migratableTpcId */
+				put16(e, 0, gpc);	/* gpcId */
+				put16(e, 2, tpc);	/* localTpcId */
+				put16(e, 4, sm);	/* localSmId */
+				put16(e, 6, ntpc);	/* globalTpcId */
+				put16(e, 8, gpc);	/* virtualGpcId */
+				put16(e, 10, tpc);	/* migratableTpcId */
+			}
+			ntpc++;
+		}
 	}
 	put16(p, GR_MAX_SM * SM_ENTRY, nsm);
-	put16(p, GR_MAX_SM * SM_ENTRY + 2, nsm / GR_SMS_PER_TPC);
+	put16(p, GR_MAX_SM * SM_ENTRY + 2, ntpc);
 	return NV_OK;
 }
 
@@ -215,13 +272,14 @@ u32 r535_kgr_get_fecs_record_size(struct vgsp_gsp *gsp, u8 *p, u32 size)
 
 u32 r535_kgr_get_ppc_masks(struct vgsp_gsp *gsp, u8 *p, u32 size)
 {
+	const struct vgsp_chip_gr *gr = &gsp->dev->profile->chip->gr;
 	unsigned int g;
 
 	if (need(size, PPC_ROW))
 		return NV_ERR_INVALID_PARAM_STRUCT;
 	memset(p, 0, size);
-	for (g = 0; g < GR_GPCS; g++)
-		vgsp_put32(p, 4 * g, (1U << GR_PES_PER_GPC) - 1);
+	for (g = 0; g < gr->gpcs && g < GR_MAX_GPC; g++)
+		vgsp_put32(p, 4 * g, pes_mask(gr, g));
 	return NV_OK;
 }
 

@@ -7,9 +7,6 @@
  */
 #include "r535.h"
 
-/* A vGPU slice shows 8 GPCs of 8 TPCs (an H100 SXM5 has 8 GPCs). */
-#define GPC_COUNT		8
-#define TPC_MASK		0xff
 #define FBIO_MASK		R535_FBIO_MASK
 #define FB_BUS_WIDTH		R535_FB_BUS_WIDTH
 #define FBP_MASK		R535_FBP_MASK
@@ -54,10 +51,12 @@ u32 r535_static_info(struct vgsp_gsp *gsp, u8 *si, u32 cap)
 	vgsp_put32(si, R535_SI_GID_LENGTH, R535_GID_LEN_BINARY);
 	memcpy(si + R535_SI_GID_DATA, gsp->dev->uuid, R535_GID_LEN_BINARY);
 
-	vgsp_put32(si, R535_SI_GPC_MASK, (1U << GPC_COUNT) - 1);
-	for (i = 0; i < GPC_COUNT; i++) {
+	/* The chip's GPCs and TPCs, as the KGR floorsweeping masks (gr.c). */
+	vgsp_put32(si, R535_SI_GPC_MASK, vgsp_chip_gpc_mask(pr->chip));
+	for (i = 0; i < pr->chip->gr.gpcs; i++) {
 		vgsp_put32(si, R535_SI_TPC_INFO + 8 * i, i);
-		vgsp_put32(si, R535_SI_TPC_INFO + 8 * i + 4, TPC_MASK);
+		vgsp_put32(si, R535_SI_TPC_INFO + 8 * i + 4,
+			   vgsp_chip_tpc_mask(pr->chip, i));
 	}
 
 	/*
