@@ -105,6 +105,12 @@ CUCHECK="$GUEST_CACHE/cudacheck"
 CUPROBE="$GUEST_CACHE/cuprobe"
 R3CHECK="$GUEST_CACHE/rung3check"
 NVTRACE="$GUEST_CACHE/nvtrace.so"
+# The perf harness (userspace/cuda: libc + libdl, libcuda dlopen'ed) for init.sh's perf=1 hook,
+# built by its own Makefile (a no-op when nothing changed); make-bundle.sh carries the same
+# binary for the native side of the B/A pair (scripts/h200/ba.sh).
+PERFH="$GUEST_CACHE/perf/perf-harness"
+make -s -C "$VGSP_ROOT/userspace/cuda" O="$GUEST_CACHE/perf" "$PERFH" >&2 ||
+	{ log "perf-harness did not build"; exit 1; }
 if [ ! -e "$NVTRACE" ] || newer "$VGSP_ROOT/scripts/guest/nvtrace.c" "$NVTRACE"; then
 	gcc -shared -fPIC -O2 -Wall -Wextra -Werror -o "$NVTRACE.tmp" \
 		"$VGSP_ROOT/scripts/guest/nvtrace.c" -ldl && mv "$NVTRACE.tmp" "$NVTRACE"
@@ -126,7 +132,9 @@ if [ ! -x "$R3CHECK" ] || newer "$VGSP_ROOT/scripts/guest/rung3check.c" "$R3CHEC
 fi
 if [ ! -e "$OUT" ] || newer "$VGSP_ROOT/scripts/guest/init.sh" "$OUT" || newer "$0" "$OUT" ||
    newer "$NVDIR/.done" "$OUT" || newer "$CUTEST" "$OUT" || newer "$CUCHECK" "$OUT" || newer "$CUPROBE" "$OUT" ||
-   newer "$R3CHECK" "$OUT" || newer "$USR/.done" "$OUT" || newer "$NVTRACE" "$OUT"; then
+   newer "$R3CHECK" "$OUT" || newer "$USR/.done" "$OUT" || newer "$NVTRACE" "$OUT" ||
+   newer "$PERFH" "$OUT" || newer "$VGSP_ROOT/userspace/cuda/perf.sh" "$OUT" ||
+   newer "$VGSP_ROOT/scripts/guest/console-emit.sh" "$OUT"; then
 	t0=$(now)
 	for t in cpio modinfo; do
 		command -v "$t" > /dev/null ||
@@ -160,6 +168,20 @@ if [ ! -e "$OUT" ] || newer "$VGSP_ROOT/scripts/guest/init.sh" "$OUT" || newer "
 	cp "$CUPROBE" "$R/usr/bin/cuprobe"
 	cp "$R3CHECK" "$R/usr/bin/rung3check"
 	cp "$NVTRACE" "$R/usr/lib/nvtrace.so"
+	# perf=1 (init.sh): the harness, perf.sh (role=guest, --no-aggregate) and the console emitter;
+	# build.txt names the tree the image was built from (the host's aggregation names its own)
+	mkdir -p "$R/usr/share/vgsp-perf"
+	cp "$PERFH" "$R/usr/bin/perf-harness"
+	cp "$VGSP_ROOT/userspace/cuda/perf.sh" "$R/usr/share/vgsp-perf/perf.sh"
+	cp "$VGSP_ROOT/scripts/guest/console-emit.sh" "$R/usr/bin/console-emit"
+	chmod +x "$R/usr/bin/console-emit"
+	{
+		echo "commit=$(git -C "$VGSP_ROOT" rev-parse --short=12 HEAD 2>/dev/null || echo unknown)$(
+			[ -z "$(git -C "$VGSP_ROOT" status --porcelain -- userspace/cuda scripts/guest 2>/dev/null)" ] ||
+			echo ' (plus uncommitted changes under userspace/cuda or scripts/guest)')"
+		echo "perf_sh_sha256=$(sha256sum "$VGSP_ROOT/userspace/cuda/perf.sh" | cut -d' ' -f1)"
+		echo "harness_sha256=$(sha256sum "$PERFH" | cut -d' ' -f1)"
+	} > "$R/usr/share/vgsp-perf/build.txt"
 	cp -a "$USR"/usr/lib/x86_64-linux-gnu/libnvidia-ml.so* "$USR"/usr/lib/x86_64-linux-gnu/libcuda.so* \
 		"$R/usr/lib/x86_64-linux-gnu/" 2>/dev/null || true
 	cp -a "$USR"/usr/lib/x86_64-linux-gnu/nvidia/current/* "$R/usr/lib/x86_64-linux-gnu/" 2>/dev/null || true

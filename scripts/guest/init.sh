@@ -13,6 +13,16 @@
 # instead of it (nvidia.ko and nvidia-uvm.ko as for rung 2, lines prefixed "rung3:", the verdict
 # the guest's own: every test passed its CPU reference; rung 3 itself is the byte comparison with
 # the native run, scripts/guest/rung3-compare.sh on the host).
+# perf=1: the open-iov-perf/1 harness through perf.sh (role=guest, --no-aggregate) with
+# perf.args=a,b,... as perf.sh's options, perf.sizes=B,B,... as its --sizes (a list of its own:
+# perf.args splits on commas) and perf.harness=a,b,... as its --harness-args, after
+# rung 2/3's checks when those are given too (their verdict stays), else alone (nvidia.ko and
+# nvidia-uvm.ko, nvidia-smi -L, perf; lines prefixed "perf:", the verdict perf's: every run
+# status OK). Each run's files go to the console as they are written (console-emit, tag perf:
+# base64 blocks that scripts/guest/console-extract.sh turns back into the files on the host;
+# the host aggregates them, userspace/cuda/perf.sh --aggregate-only). "vgsp-perf-mark before"
+# and "vgsp-perf-mark after" lines, each followed by 3 s of quiet, let a host snapshot its side
+# (vgsp-vfu counters, GPU clocks) around the runs (scripts/h200/ba.sh).
 /bin/busybox --install -s /bin
 export PATH=/bin:/usr/bin
 mount -t proc proc /proc
@@ -26,7 +36,10 @@ UVMOPTS=$(arg rung2.uvmopts | tr ',' ' ')
 RUNG=1; [ "$(arg rung2)" = 1 ] && RUNG=2
 R3=0; [ "$(arg rung3)" = 1 ] && R3=1
 [ "$R3" = 1 ] && [ "$RUNG" = 1 ] && RUNG=3
-say() { echo "rung$RUNG: [$(t)] $*"; }
+PERF=0; [ "$(arg perf)" = 1 ] && PERF=1
+PERFONLY=0; [ "$PERF" = 1 ] && [ "$RUNG" = 1 ] && PERFONLY=1
+TAG=rung$RUNG; [ "$PERFONLY" = 1 ] && TAG=perf
+say() { echo "$TAG: [$(t)] $*"; }
 
 # nvidia-uvm.ko and its nodes as nvidia-modprobe creates them: the major
 # from /proc/devices "nvidia-uvm", minor 0 nvidia-uvm, minor 1 nvidia-uvm-tools.
@@ -66,8 +79,8 @@ if [ -n "$maj" ]; then
 	say "device nodes: major $maj"
 	cat /proc/driver/nvidia/version 2>/dev/null
 	ls /proc/driver/nvidia/gpus/ 2>/dev/null
-	# Rung 2 and 3: nvidia-uvm is loaded before any client, as on a booted system.
-	[ "$RUNG" != 1 ] && load_uvm
+	# Rung 2 and 3 (and perf): nvidia-uvm is loaded before any client, as on a booted system.
+	{ [ "$RUNG" != 1 ] || [ "$PERFONLY" = 1 ]; } && load_uvm
 	say "nvidia-smi -L"
 	nvidia-smi -L > /tmp/smi-L.txt 2>&1; rc=$?
 	cat /tmp/smi-L.txt; say "nvidia-smi -L rc=$rc"
@@ -90,6 +103,8 @@ if [ -n "$maj" ] && [ "$RUNG" = 2 ]; then
 	say "cudacheck rc=$(cat /tmp/cudacheck.rc)"
 elif [ -n "$maj" ] && [ "$RUNG" = 3 ]; then
 	: # rung3check only (below)
+elif [ -n "$maj" ] && [ "$PERFONLY" = 1 ]; then
+	: # perf only (below)
 elif [ -n "$maj" ]; then
 	say "nvidia-smi -q"
 	# Full output kept and its exit status checked: rung 1 needs -q to
@@ -119,6 +134,38 @@ if [ -n "$maj" ] && [ "$R3" = 1 ]; then
 	{ rung3check $(arg rung3.args | tr ',' ' ') 2>&1; echo "$?" > /tmp/rung3check.rc; } |
 		tee /tmp/rung3check.txt
 	say "rung3check rc=$(cat /tmp/rung3check.rc)"
+fi
+
+if [ -n "$maj" ] && [ "$PERF" = 1 ]; then
+	# perf.sh's own lines (progress, one a run) go to the console as they come; the files follow
+	# each run as console-emit blocks, with the kernel's console messages held back meanwhile
+	# (they stay in dmesg) so none lands inside a block.
+	P=/tmp/perf
+	mkdir -p "$P"
+	: > /tmp/perf.emitted
+	PARGS=$(arg perf.args | tr ',' ' ')
+	HARGS=$(arg perf.harness | tr ',' ' ')
+	PSIZES=$(arg perf.sizes)
+	[ -z "$PSIZES" ] || PARGS="$PARGS --sizes $PSIZES"
+	PCOMMIT=$(sed -n 's/^commit=//p' /usr/share/vgsp-perf/build.txt 2>/dev/null)
+	say "perf.sh --role guest $PARGS${HARGS:+ --harness-args \"$HARGS\"} (image: ${PCOMMIT:-unknown})"
+	echo "vgsp-perf-mark before"
+	sleep 3
+	dmesg -n 1
+	EMIT='console-emit -t perf -s /tmp/perf.emitted "$2/env.txt" "$2/command.txt" "$2/clocks-guest-before.txt" "$1" "$1.err"'
+	# shellcheck disable=SC2086 # perf.args is a comma-separated word list
+	sh /usr/share/vgsp-perf/perf.sh --role guest --out "$P" --no-aggregate --harness /usr/bin/perf-harness \
+		--commit "guest image built from ${PCOMMIT:-unknown}" ${HARGS:+--harness-args "$HARGS"} \
+		--after-run "$EMIT" $PARGS 2>&1
+	prc=$?
+	echo "vgsp-perf-mark after"
+	sleep 3
+	console-emit -t perf -s /tmp/perf.emitted "$P"/* /usr/share/vgsp-perf/build.txt
+	dmesg -n 7
+	pn=$(ls "$P"/run-*.txt 2>/dev/null | wc -l)
+	pok=$(grep -l '^status OK' "$P"/run-*.txt 2>/dev/null | wc -l)
+	perr=$(cat "$P"/run-*.txt.err 2>/dev/null | grep -m1 '^error:' | sed 's/^error: //')
+	say "perf rc=$prc: $pok of $pn runs status OK, $(wc -l < /tmp/perf.emitted) files on the console${perr:+; first error: $perr}"
 fi
 
 say "kernel log (NVRM / nvidia / nvidia-uvm / drm):"
@@ -155,6 +202,22 @@ if [ "$RUNG" = 2 ]; then
 		smw="SM work ${smv:-?} verified"
 		[ "${smr:-0}" != 0 ] && smw="$smw, $smr refused cleanly (no SMs: --sm-work $(arg rung2.smwork))"
 		say "VERDICT PASS: cuInit 0, $nv copies verified (copy engine), $smw, launch ${launch:-not run}"
+	fi
+	sync
+	poweroff -f
+fi
+if [ "$PERFONLY" = 1 ]; then
+	# perf alone: nvidia-smi -L lists the GPU and every run of the harness ended "status OK"
+	# (every result it checked was right); the numbers are judged on the host (ab-report).
+	if ! grep -q '^GPU 0: .*(UUID: GPU-' /tmp/smi-L.txt 2>/dev/null; then
+		say "VERDICT FAIL: nvidia-smi -L listed no GPU"
+	elif [ "${pn:-0}" = 0 ]; then
+		say "VERDICT FAIL: perf: no run file (perf.sh rc=${prc:-none})"
+	elif [ "$pok" != "$pn" ]; then
+		say "VERDICT FAIL: perf: $pok of $pn runs status OK (first error: ${perr:-none printed})"
+	else
+		nsk=$(cat "$P"/run-*.txt | grep -c '^skipped ')
+		say "VERDICT PASS: perf: $pn of $pn runs status OK, every result verified$([ "$nsk" = 0 ] || echo " ($nsk metrics skipped: $HARGS)"); $(wc -l < /tmp/perf.emitted) files on the console (tag perf)"
 	fi
 	sync
 	poweroff -f

@@ -13,7 +13,12 @@
 #                     the 36 MiB .fwimage section zeroed, since the emulated GSP never runs it
 #                     (fw-standin.c says what the driver and the core read of the file). The
 #                     local rig (build-guest.sh, run-rung1.sh) keeps the real file.
-#   DIR/MANIFEST      commit, sizes and sha256 of the three files; scripts/h200/rung3.sh
+#   DIR/perf-harness  the perf harness the guest image carries (userspace/cuda, built by
+#                     build-guest.sh): scripts/h200/ba.sh runs this very binary natively, so
+#                     A and B of the B/A pair are the same executable
+#   DIR/jansson.tar.gz  jansson's headers and static library (this machine's libjansson-dev),
+#                     for perf-results/perf-validate/ab-report on a machine without them
+#   DIR/MANIFEST      commit, sizes and sha256 of the files; scripts/h200/rung3.sh
 #                     checks the carried files against it
 # Stale parts of the old two-part layout (DIR/a, DIR/b) are removed: everything in DIR travels.
 # usage: scripts/guest/make-bundle.sh DIR      (DIR inside the tree and ignored by git, e.g. .r3)
@@ -39,7 +44,8 @@ QDIR=$(ls -d .cache/guest/qemu-* | tail -n 1)
 [ -x "$QDIR/usr/bin/qemu-system-x86_64" ] || { log "no QEMU in .cache/guest (run a rung once)"; exit 1; }
 R=$VGSP_ROOT/$QDIR
 mkdir -p "$DIR"
-rm -rf "$DIR/a" "$DIR/b" "$DIR"/qemu.tar.* "$DIR/vmlinuz" "$DIR/initrd.zst" "$DIR/MANIFEST"
+rm -rf "$DIR/a" "$DIR/b" "$DIR"/qemu.tar.* "$DIR/vmlinuz" "$DIR/initrd.zst" "$DIR/MANIFEST" \
+	"$DIR/perf-harness" "$DIR/jansson.tar.gz"
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 
@@ -77,12 +83,27 @@ mv "$T/fw" "$T/root/$FW"
 (cd "$T/root" && find . | cpio -o -H newc --quiet) | zstd -19 -T0 -q > "$DIR/initrd.zst"
 rm -rf "$T/root"
 
-# --- manifest and sizes ---------------------------------------------------------------------
+# --- the perf harness and jansson for the B/A pair (scripts/h200/ba.sh) -----------------------
 files="qemu.tar.$ext vmlinuz initrd.zst"
+cp .cache/guest/perf/perf-harness "$DIR/perf-harness"
+files="$files perf-harness"
+jv=$(dpkg-query -W -f '${Version}' libjansson-dev 2>/dev/null || true)
+if [ -n "$jv" ] && [ -f /usr/include/jansson.h ] && [ -f /usr/lib/x86_64-linux-gnu/libjansson.a ]; then
+	mkdir -p "$T/j/usr/include" "$T/j/usr/lib/x86_64-linux-gnu"
+	cp /usr/include/jansson.h /usr/include/jansson_config.h "$T/j/usr/include/"
+	cp /usr/lib/x86_64-linux-gnu/libjansson.a "$T/j/usr/lib/x86_64-linux-gnu/"
+	tar -C "$T/j" --owner=0 --group=0 --mtime=@0 -cf - usr | gzip -9 -n > "$DIR/jansson.tar.gz"
+	files="$files jansson.tar.gz"
+else
+	log "no libjansson-dev here: the bundle has no jansson.tar.gz (ba.sh then needs the device's own)"
+fi
+
+# --- manifest and sizes ---------------------------------------------------------------------
 {
 	echo "bundle made $(date -u +%FT%TZ) from $(git rev-parse --short=12 HEAD 2>/dev/null || echo '?')"
 	echo "guest driver $NV_VER; $FW is a stand-in (.fwimage zeroed, scripts/guest/fw-standin.c)"
 	echo "qemu: $("$LD" --library-path "$T/q/lib" "$T/q/bin/qemu-system-x86_64" --version | head -n 1)"
+	echo "perf-harness: userspace/cuda as the guest image carries it${jv:+; jansson.tar.gz: libjansson-dev $jv}"
 	for f in $files; do
 		echo "file $f $(wc -c < "$DIR/$f") $(sha256sum "$DIR/$f" | cut -d' ' -f1)"
 	done

@@ -130,7 +130,10 @@ tr -d '\r' < "$OUT/console.log" | sed 's/\x1b\[[0-9;?]*[A-Za-z]//g; s/\x1bc//g' 
 rm -f "$OUT/console.log"
 sed -i "s|$VGSP_ROOT/||g; s|$OUT/||g; s|$SD/||g" "$OUT/console.txt" "$OUT/vfu-stderr.log" "$OUT/cmd.txt"
 verdict=$(grep -a 'VERDICT' "$OUT/console.txt" | tail -n 1 | sed 's/.*VERDICT //')
-crash=$(grep -a -m1 -E 'Assertion failed: "|kernel BUG|BUG:|general protection fault|Oops|invalid opcode' "$OUT/console.txt" ||
+# (lines of pure base64 are files the guest printed, scripts/guest/console-emit.sh: "Oops" can
+# occur in them by chance)
+crash=$(grep -a -v -E '^[A-Za-z0-9+/]{4,}=*$' "$OUT/console.txt" |
+	grep -a -m1 -E 'Assertion failed: "|kernel BUG|BUG:|general protection fault|Oops|invalid opcode' ||
 	grep -a -m1 'Kernel panic' "$OUT/console.txt" || true)
 lastcc=$(grep -a '^cudacheck: ' "$OUT/console.txt" | tail -n 1)
 [ -n "$verdict" ] || verdict="FAIL: no verdict (qemu rc=$rc${lastcc:+, last: $lastcc})"
@@ -139,10 +142,11 @@ lastcc=$(grep -a '^cudacheck: ' "$OUT/console.txt" | tail -n 1)
 	cat "$OUT/cmd.txt"
 	echo "verdict: $verdict"
 	echo "--- guest rung lines"
-	grep -a -E '^rung[0-9]+:|^cuinit:|^cudacheck:|^rung3check:|^GPU [0-9]+:|No devices' "$OUT/console.txt" |
+	grep -a -E '^rung[0-9]+:|^perf:|^perf\.sh:|^console-emit:|^cuinit:|^cudacheck:|^rung3check:|^GPU [0-9]+:|No devices' "$OUT/console.txt" |
 		grep -a -v -e 'kernel log' || true
 	echo "--- guest NVRM / nvidia-uvm / Xid lines (repeats dropped, first 40)"
-	grep -a -v -E '^(dmesg|rung[0-9]+|cudacheck): ' "$OUT/console.txt" | grep -a -E 'NVRM|Xid|nvidia-uvm|uvm_' |
+	grep -a -v -E '^(dmesg|rung[0-9]+|perf|cudacheck): |^[A-Za-z0-9+/]{4,}=*$' "$OUT/console.txt" |
+		grep -a -E 'NVRM|Xid|nvidia-uvm|uvm_' |
 		sed 's/^\[ *[0-9.]*\] //' | awk '!seen[$0]++' | head -n 40
 	echo "--- vgsp-vfu counters (non-zero)"
 	sed -n '/^== counters/,/^== /p' "$OUT/vfu-stats.txt" 2>/dev/null | grep -v '^==' | awk '$2 != 0'
