@@ -70,6 +70,10 @@ run_unit_suites() {
 	# Rung 3's tools without a GPU: rung3check (SHA-256 vectors, --list, --cpu-only, its
 	# runner on fake libcuda libraries) and rung3-compare.sh on synthetic logs (~10 s).
 	run_cmd_suite guest-rung3 sh "$ROOT/scripts/guest/test-rung3.sh"
+	# The guest half of issue #11's B/A pair (~6 s): console-emit/console-extract round trips
+	# (kernel lines, CRs, spliced and cut-short blocks), vfu-stats-dir.sh, scripts/h200/ba.sh
+	# --post-only on a made-up out dir.
+	run_cmd_suite guest-perf sh "$ROOT/scripts/guest/test-perf.sh"
 	return 0
 }
 
