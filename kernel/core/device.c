@@ -11,6 +11,7 @@
 #include "rm/rm.h"
 #include "backend.h"
 #include "gsp/gsp.h"
+#include "trace.h"
 
 #define MAX_TABLES 16
 
@@ -409,12 +410,16 @@ void vgsp_dev_raise_irq(struct vgsp_dev *dev, unsigned int vector)
 	/* Gate point: the guest's MSI/MSI-X/INTx enables, as hardware. */
 	if (!vgsp_cfg_irq_enabled(&dev->cfg)) {
 		vgsp_inc(&dev->cnt.irqs_gated);
+		vgsp_trace_irq(dev, vector, VGSP_TRACE_IRQ_GATED);
 		return;
 	}
-	if (dev->fe_ops->irq_signal && dev->fe_ops->irq_signal(dev->fe, vector))
+	if (dev->fe_ops->irq_signal && dev->fe_ops->irq_signal(dev->fe, vector)) {
 		vgsp_inc(&dev->cnt.irqs_signalled);
-	else
+		vgsp_trace_irq(dev, vector, VGSP_TRACE_IRQ_SIGNALLED);
+	} else {
 		vgsp_inc(&dev->cnt.irqs_suppressed);
+		vgsp_trace_irq(dev, vector, VGSP_TRACE_IRQ_SUPPRESSED);
+	}
 }
 
 /* Gate point of all device DMA: Bus Master Enable. */

@@ -27,6 +27,45 @@ enum vgsp_log_level {
 struct vgsp_lock;
 struct vgsp_worker;
 
+/*
+ * Trace events: the core reports them through the optional trace op below
+ * (one helper per event in trace.h). vgsp.ko turns each into a TRACE_EVENT
+ * vgsp:vgsp_<event> (kernel/mdev/vgsp_trace.h), the userspace library into
+ * a transcript line; docs/tracing.md shows how to read them. Arguments:
+ */
+enum vgsp_trace_event {
+	VGSP_TRACE_DOORBELL,	/* a: enum vgsp_trace_doorbell, b: token */
+	VGSP_TRACE_RPC_BEGIN,	/* name: function, a: function, b: bytes */
+	/* name, a: function, b: NV status, c: reply bytes, d: control cmd */
+	VGSP_TRACE_RPC_END,
+	VGSP_TRACE_IRQ,		/* a: MSI-X vector, b: enum vgsp_trace_irq */
+	/* a: chid, b: GP_GET, c: GP_PUT, d: the segment's dwords */
+	VGSP_TRACE_GPFIFO_FETCH,
+	/* a: chid, b: dwords run, c: VGSP_ENG_* (0 ok, 1 blocked, 2 yield, 3 error) */
+	VGSP_TRACE_METHODS,
+	/* a: chid, b: GP_GET, c: doorbell-to-idle ns (0: no doorbell seen) */
+	VGSP_TRACE_WORK_DONE,
+	VGSP_TRACE_NR,
+};
+
+enum vgsp_trace_doorbell {
+	VGSP_TRACE_DB_GSP,	/* the GSP command queue (RPCs) */
+	VGSP_TRACE_DB_CHANNEL,	/* a channel's work-submit token */
+};
+
+enum vgsp_trace_irq {
+	VGSP_TRACE_IRQ_SIGNALLED,	/* the frontend signalled it */
+	VGSP_TRACE_IRQ_SUPPRESSED,	/* no trigger set, or masked */
+	VGSP_TRACE_IRQ_GATED,		/* the guest disabled MSI/INTx */
+};
+
+struct vgsp_trace_rec {
+	enum vgsp_trace_event ev;
+	const char *dev;	/* the instance's name (its UUID) */
+	const char *name;	/* RPC function name; NULL for the others */
+	u64 a, b, c, d;
+};
+
 /* Called by a worker thread each time it is woken (wakes coalesce). */
 typedef void (*vgsp_worker_fn)(void *arg);
 
@@ -67,6 +106,12 @@ struct vgsp_os_ops {
 	void (*worker_wake_after)(struct vgsp_worker *worker, u64 delay_ns);
 	/* Optional: let other work run (long loops under the device lock). */
 	void (*resched)(void);
+	/*
+	 * Optional: one trace event; @rec is valid only for the call. Called
+	 * with instance locks held, from BAR traps and workers: must not
+	 * sleep nor call back into the core. NULL: no tracing.
+	 */
+	void (*trace)(const struct vgsp_trace_rec *rec);
 };
 
 /* Per-instance frontend services. @fe is the frontend's own pointer. */
@@ -112,6 +157,23 @@ static inline void vgsp_worker_wake_after(struct vgsp_worker *w, u64 delay_ns)
 {
 	if (vgsp_os->worker_wake_after)
 		vgsp_os->worker_wake_after(w, delay_ns);
+}
+
+static inline bool vgsp_tracing(void)
+{
+	return vgsp_os->trace;
+}
+
+static inline void vgsp_trace(enum vgsp_trace_event ev, const char *dev,
+			      const char *name, u64 a, u64 b, u64 c, u64 d)
+{
+	struct vgsp_trace_rec r = {
+		.ev = ev, .dev = dev, .name = name, .a = a, .b = b, .c = c,
+		.d = d,
+	};
+
+	if (vgsp_os->trace)
+		vgsp_os->trace(&r);
 }
 
 #define vgsp_err(fmt, ...)  vgsp_os->log(VGSP_LOG_ERR, fmt, ##__VA_ARGS__)

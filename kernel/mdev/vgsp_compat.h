@@ -69,4 +69,11 @@ static inline void vgsp_vfio_free_device(struct vfio_device *vdev)
 #define VGSP_NS(ns) ns
 #endif
 
+/* 6.10: __assign_str() takes the field only (its source is __string's). */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 10, 0)
+#define vgsp_assign_str(dst, src) __assign_str(dst)
+#else
+#define vgsp_assign_str(dst, src) __assign_str(dst, src)
+#endif
+
 #endif /* VGSP_COMPAT_H */

@@ -77,6 +77,9 @@ extern const struct vgsp_fe_ops vgsp_linux_fe_ops;
 /* vgsp_os_linux.c */
 extern const struct vgsp_os_ops vgsp_linux_os_ops;
 
+/* vgsp_trace.c: the core's trace hook as TRACE_EVENTs (vgsp_trace.h) */
+void vgsp_linux_trace(const struct vgsp_trace_rec *rec);
+
 /* vgsp_debugfs.c */
 int vgsp_debugfs_init(void);
 void vgsp_debugfs_exit(void);

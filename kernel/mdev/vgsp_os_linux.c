@@ -188,4 +188,5 @@ const struct vgsp_os_ops vgsp_linux_os_ops = {
 	.worker_stop = k_worker_stop,
 	.worker_wake_after = k_worker_wake_after,
 	.resched = k_yield,
+	.trace = vgsp_linux_trace,
 };

@@ -25,6 +25,7 @@
 #include "fifo/fifo.h"
 #include "rm/rm.h"
 #include "helpers/dev_fixture.h"
+#include "helpers/trace_rec.h"
 
 #define CLIENT		0xc1e00001
 #define HDEVICE		0x1
@@ -369,6 +370,50 @@ static void test_unknown_doorbell(void **state)
 	assert_int_equal(f->dev->fifo->st.doorbells_unknown, 1);
 }
 
+/*
+ * The work path's trace events for one submission (a host semaphore
+ * release), in order and nothing else: the doorbell with the channel's
+ * token, the entry fetched, its 7 dwords run to the segment's end, the
+ * channel idle with GP_GET 1 and the doorbell-to-idle latency.
+ */
+static void test_trace_work_path(void **state)
+{
+	struct dev_fx *f = *state;
+	static const u32 pb[] = {
+		0x20040017, SEM_VA + 8, 0, 7, 0,	/* SEM_ADDR/PAYLOAD */
+		0x2001001b, 0x1,			/* SEM_EXECUTE */
+	};
+	struct trace_ev e;
+	char names[256];
+
+	make_channel(f);
+	trace_rec_start();
+	submit(f, 0, 0, pb, VGSP_ARRAY_SIZE(pb));
+	wait_gp_get(f, 1);
+	assert_true(trace_rec_wait(0, VGSP_TRACE_WORK_DONE, 2000) >= 0);
+	trace_rec_stop();
+	assert_string_equal(trace_rec_names(names, sizeof(names)),
+			    "doorbell gpfifo_fetch methods work_done");
+	e = trace_rec_get(0);
+	assert_int_equal(e.a, VGSP_TRACE_DB_CHANNEL);
+	assert_int_equal(e.b, RUNLIST << 16 | CHID);
+	assert_string_equal(e.dev, f->dev->name);
+	e = trace_rec_get(1);
+	assert_int_equal(e.a, CHID);
+	assert_int_equal(e.b, 0);			/* GP_GET */
+	assert_int_equal(e.c, 1);			/* GP_PUT */
+	assert_int_equal(e.d, VGSP_ARRAY_SIZE(pb));
+	e = trace_rec_get(2);
+	assert_int_equal(e.a, CHID);
+	assert_int_equal(e.b, VGSP_ARRAY_SIZE(pb));
+	assert_int_equal(e.c, 0);			/* VGSP_ENG_OK: done */
+	e = trace_rec_get(3);
+	assert_int_equal(e.a, CHID);
+	assert_int_equal(e.b, 1);
+	assert_true(e.c > 0);				/* latency, ns */
+	assert_int_equal(rd32(f, VA_PA + SEM_VA + 8), 7);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -383,6 +428,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_engine_work_off_device_lock,
 						dev_fx_setup, dev_fx_teardown),
 		cmocka_unit_test_setup_teardown(test_unknown_doorbell, dev_fx_setup,
+						dev_fx_teardown),
+		cmocka_unit_test_setup_teardown(test_trace_work_path, dev_fx_setup,
 						dev_fx_teardown),
 	};
 

@@ -14,12 +14,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "device.h"
 #include "view.h"
 #include "os_user.h"
 #include "gsp/gsp_priv.h"
+#include "helpers/trace_rec.h"
 #include "../replay/replay.c"
 
 #define ARENA_IOVA	0x2345670000ULL
@@ -650,6 +652,108 @@ static void test_views(void **state)
 	rp_free(c);
 }
 
+/*
+ * One RPC's trace events, in order: the GSP doorbell (BAR trap), the RPC
+ * begun and ended in the worker with its function, status, reply size and
+ * control command; an interrupt, if any, only after the reply.
+ */
+static void test_trace_rpc(void **state)
+{
+	struct inproc *ip = *state;
+	struct rp_client *c = rp_new(&ip->t);
+	struct trace_ev e;
+	unsigned int i;
+	int irq;
+
+	assert_non_null(c);
+	assert_int_equal(rp_boot(c), 0);
+	trace_rec_start();
+	assert_int_equal(rp_ping(c, NULL), 0);
+	irq = trace_rec_wait(0, VGSP_TRACE_IRQ, 200);
+	trace_rec_stop();
+	assert_true(trace_rec_count() >= 3);
+	e = trace_rec_get(0);
+	assert_int_equal(e.ev, VGSP_TRACE_DOORBELL);
+	assert_int_equal(e.a, VGSP_TRACE_DB_GSP);
+	assert_string_equal(e.dev, ip->dev->name);
+	e = trace_rec_get(1);
+	assert_int_equal(e.ev, VGSP_TRACE_RPC_BEGIN);
+	assert_int_equal(e.a, FN_GSP_RM_CONTROL);
+	assert_string_equal(e.name, "GSP_RM_CONTROL");
+	assert_true(e.b >= 0x20 + 0x18);		/* header + params */
+	e = trace_rec_get(2);
+	assert_int_equal(e.ev, VGSP_TRACE_RPC_END);
+	assert_int_equal(e.a, FN_GSP_RM_CONTROL);
+	assert_int_equal(e.b, 0);			/* NV_OK */
+	assert_true(e.c > 0);				/* a reply */
+	assert_int_equal(e.d, CTRL_GET_SMC_MODE);
+	/* nothing else but interrupts after the reply */
+	for (i = 3; i < trace_rec_count(); i++)
+		assert_int_equal(trace_rec_get(i).ev, VGSP_TRACE_IRQ);
+	assert_true(irq < 0 || irq >= 3);
+	rp_free(c);
+}
+
+static void line_sink(void *arg, const char *line)
+{
+	static pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+	char *buf = arg;
+	size_t n;
+
+	pthread_mutex_lock(&m);
+	n = strlen(buf);
+	if (n + strlen(line) + 2 < 8192)
+		sprintf(buf + n, "%s\n", line);
+	pthread_mutex_unlock(&m);
+}
+
+/*
+ * The userspace library's transcript lines for the same RPC: what a sink
+ * (vgsp-vfu's --log) gets, and what VGSP_TRACE=FILE appends.
+ */
+static void test_trace_lines(void **state)
+{
+	struct inproc *ip = *state;
+	struct rp_client *c = rp_new(&ip->t);
+	static char buf[8192];
+	char want[256], path[] = "/tmp/vgsp-trace-XXXXXX";
+	char *file;
+	int fd;
+
+	assert_non_null(c);
+	assert_int_equal(rp_boot(c), 0);
+	buf[0] = 0;
+	vgsp_os_user_trace(line_sink, buf);
+	assert_int_equal(rp_ping(c, NULL), 0);
+	vgsp_os_user_trace(NULL, NULL);
+	snprintf(want, sizeof(want), "vgsp_doorbell: dev=%s queue=gsp token=0x0\n"
+		 "vgsp_rpc_begin: dev=%s fn=76 GSP_RM_CONTROL bytes=", ip->dev->name,
+		 ip->dev->name);
+	assert_non_null(strstr(buf, want));
+	snprintf(want, sizeof(want), "vgsp_rpc_end: dev=%s fn=76 GSP_RM_CONTROL status=0x0 reply=",
+		 ip->dev->name);
+	assert_non_null(strstr(buf, want));
+	snprintf(want, sizeof(want), " cmd=0x%x\n", CTRL_GET_SMC_MODE);
+	assert_non_null(strstr(buf, want));
+
+	/* VGSP_TRACE=FILE: the same lines, each after a monotonic time */
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
+	setenv("VGSP_TRACE", path, 1);
+	vgsp_os_user_init();
+	unsetenv("VGSP_TRACE");
+	assert_int_equal(rp_ping(c, NULL), 0);
+	vgsp_os_user_trace(NULL, NULL);
+	file = slurp(path);
+	unlink(path);
+	assert_non_null(file);
+	assert_non_null(strstr(file, " vgsp_rpc_begin: dev="));
+	assert_true(file[0] >= '0' && file[0] <= '9');
+	free(file);
+	rp_free(c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -670,6 +774,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_version_gate, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_views, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_trace_rpc, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_trace_lines, setup, teardown),
 	};
 
 	return cmocka_run_group_tests_name("gsp_replay", tests, NULL, NULL);

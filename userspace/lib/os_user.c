@@ -2,13 +2,16 @@
 /*
  * The core's OS seam for userspace hosts (unit tests, fuzzers, the
  * vfio-user server): heap, pthread mutexes, CLOCK_MONOTONIC, stderr and
- * one pthread per worker sleeping on a condition variable.
+ * one pthread per worker sleeping on a condition variable. Trace events
+ * become text lines for a sink (vgsp_os_user_trace(), VGSP_TRACE=FILE).
  */
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <stdarg.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "vgsp_os.h"
@@ -177,6 +180,88 @@ static void u_worker_stop(struct vgsp_worker *w)
 	free(w);
 }
 
+/*
+ * Trace events as lines, the same text as vgsp.ko's TRACE_EVENTs print
+ * after "<event>: " (kernel/mdev/vgsp_trace.h).
+ */
+int vgsp_os_user_trace_format(const struct vgsp_trace_rec *r, char *buf,
+			      size_t len)
+{
+	static const char *const irq_how[] = { "signalled", "suppressed", "gated" };
+	static const char *const eng_rc[] = { "done", "blocked", "yield", "error" };
+	const char *name = r->name ? r->name : "?";
+
+	switch (r->ev) {
+	case VGSP_TRACE_DOORBELL:
+		return snprintf(buf, len, "vgsp_doorbell: dev=%s queue=%s token=0x%x",
+				r->dev, r->a ? "channel" : "gsp", (unsigned int)r->b);
+	case VGSP_TRACE_RPC_BEGIN:
+		return snprintf(buf, len, "vgsp_rpc_begin: dev=%s fn=%u %s bytes=%u",
+				r->dev, (unsigned int)r->a, name, (unsigned int)r->b);
+	case VGSP_TRACE_RPC_END:
+		return snprintf(buf, len,
+				"vgsp_rpc_end: dev=%s fn=%u %s status=0x%x reply=%u cmd=0x%x",
+				r->dev, (unsigned int)r->a, name, (unsigned int)r->b,
+				(unsigned int)r->c, (unsigned int)r->d);
+	case VGSP_TRACE_IRQ:
+		return snprintf(buf, len, "vgsp_irq: dev=%s vector=%u %s", r->dev,
+				(unsigned int)r->a, r->b < 3 ? irq_how[r->b] : "?");
+	case VGSP_TRACE_GPFIFO_FETCH:
+		return snprintf(buf, len,
+				"vgsp_gpfifo_fetch: dev=%s chid=%u get=%u put=%u dwords=%u",
+				r->dev, (unsigned int)r->a, (unsigned int)r->b,
+				(unsigned int)r->c, (unsigned int)r->d);
+	case VGSP_TRACE_METHODS:
+		return snprintf(buf, len, "vgsp_methods: dev=%s chid=%u dwords=%u %s",
+				r->dev, (unsigned int)r->a, (unsigned int)r->b,
+				r->c < 4 ? eng_rc[r->c] : "?");
+	case VGSP_TRACE_WORK_DONE:
+		return snprintf(buf, len,
+				"vgsp_work_done: dev=%s chid=%u get=%u latency_ns=%" PRIu64,
+				r->dev, (unsigned int)r->a, (unsigned int)r->b, r->c);
+	default:
+		return snprintf(buf, len, "vgsp_trace: dev=%s event=%d", r->dev,
+				(int)r->ev);
+	}
+}
+
+/*
+ * The sink and its argument change together under the write lock, so a
+ * sink is never called with another's argument, nor after
+ * vgsp_os_user_trace() has replaced it. trace_on spares the lock while off.
+ */
+static pthread_rwlock_t trace_rw = PTHREAD_RWLOCK_INITIALIZER;
+static vgsp_trace_sink trace_sink;
+static void *trace_arg;
+static bool trace_on;
+
+static void u_trace(const struct vgsp_trace_rec *r)
+{
+	char line[256];
+
+	if (!__atomic_load_n(&trace_on, __ATOMIC_ACQUIRE))
+		return;
+	vgsp_os_user_trace_format(r, line, sizeof(line));
+	pthread_rwlock_rdlock(&trace_rw);
+	if (trace_sink)
+		trace_sink(trace_arg, line);
+	pthread_rwlock_unlock(&trace_rw);
+}
+
+/* VGSP_TRACE=FILE ("-": stderr): one line per event, monotonic seconds first. */
+static FILE *trace_file;
+
+static void file_sink(void *arg, const char *line)
+{
+	u64 t = u_now_ns();
+
+	flockfile(trace_file);
+	fprintf(trace_file, "%llu.%06llu %s\n", (unsigned long long)(t / 1000000000U),
+		(unsigned long long)(t / 1000U % 1000000U), line);
+	fflush(trace_file);
+	funlockfile(trace_file);
+}
+
 static const struct vgsp_os_ops user_ops = {
 	.zalloc = u_zalloc,
 	.free = u_free,
@@ -191,14 +276,32 @@ static const struct vgsp_os_ops user_ops = {
 	.worker_stop = u_worker_stop,
 	.worker_wake_after = u_worker_wake_after,
 	/* .resched: none, pthreads are preempted anyway */
+	.trace = u_trace,	/* one atomic load while no sink is set */
 };
+
+void vgsp_os_user_trace(vgsp_trace_sink sink, void *arg)
+{
+	pthread_rwlock_wrlock(&trace_rw);
+	trace_sink = sink;
+	trace_arg = arg;
+	__atomic_store_n(&trace_on, sink != NULL, __ATOMIC_RELEASE);
+	pthread_rwlock_unlock(&trace_rw);
+}
 
 void vgsp_os_user_init(void)
 {
 	const char *lvl = getenv("VGSP_LOG");
+	const char *tr = getenv("VGSP_TRACE");
 
 	if (lvl)
 		log_threshold = atoi(lvl);
+	if (tr && *tr && !trace_file) {
+		trace_file = strcmp(tr, "-") ? fopen(tr, "a") : stderr;
+		if (trace_file)
+			vgsp_os_user_trace(file_sink, NULL);
+		else
+			perror("VGSP_TRACE");
+	}
 	vgsp_os_set(&user_ops);
 }
 

@@ -12,6 +12,7 @@
  *    page tables on every access.
  */
 #include "fifo.h"
+#include "../trace.h"
 
 #define VF_BASE			0xb80000
 #define USERMODE		(VF_BASE + 0x30000)
@@ -26,6 +27,7 @@
 static void doorbell_write(struct vgsp_dev *dev, const struct vgsp_reg *reg,
 			   unsigned int idx, u32 old, u32 val)
 {
+	vgsp_trace_doorbell(dev, VGSP_TRACE_DB_CHANNEL, val);
 	if (dev->fifo)
 		vgsp_fifo_doorbell(dev, val);
 }

@@ -14,6 +14,7 @@
 #include "fifo.h"
 #include "../engine/engine.h"
 #include "../rm/rm.h"
+#include "../trace.h"
 
 #define SECOP(h)		((h) >> 29)
 #define SECOP_GRP0_TERT		0
@@ -178,6 +179,7 @@ static int fetch(struct vgsp_dev *dev, struct vgsp_chan *ch)
 			ch->seg_len = GP_LENGTH(e1);
 			ch->seg_pos = 0;
 			ch->in_seg = true;
+			vgsp_trace_gpfifo_fetch(dev, ch->d.chid, ch->gp_get, put, ch->seg_len);
 			return 0;
 		}
 		/* a control entry */
@@ -191,7 +193,7 @@ static int fetch(struct vgsp_dev *dev, struct vgsp_chan *ch)
 
 bool vgsp_gpfifo_run(struct vgsp_dev *dev, struct vgsp_chan *ch)
 {
-	u32 budget = VGSP_FIFO_SLICE_DWORDS, entries = 0;
+	u32 budget = VGSP_FIFO_SLICE_DWORDS, entries = 0, before;
 	u64 t;
 	int rc;
 
@@ -208,7 +210,9 @@ bool vgsp_gpfifo_run(struct vgsp_dev *dev, struct vgsp_chan *ch)
 			if (rc > 0)
 				break;
 		}
+		before = budget;
 		rc = run_segment(dev, ch, &budget);
+		vgsp_trace_methods(dev, ch->d.chid, before - budget, rc);
 		if (rc == VGSP_ENG_YIELD)
 			return true;
 		if (rc == VGSP_ENG_BLOCKED) {
@@ -233,6 +237,7 @@ bool vgsp_gpfifo_run(struct vgsp_dev *dev, struct vgsp_chan *ch)
 			ch->st.max_latency_ns = lat;
 		vgsp_store64(&ch->doorbell_ns, 0);
 	}
+	vgsp_trace_work_done(dev, ch->d.chid, ch->gp_get, t ? ch->st.last_latency_ns : 0);
 	return false;
 error:
 	ch->error_mthd = ch->pb.mthd;

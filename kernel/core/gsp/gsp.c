@@ -143,6 +143,7 @@ static void gsp_work(void *arg)
 /* BAR0 0x110C00 written (lock held): record and wake, nothing else. */
 void vgsp_gsp_doorbell(struct vgsp_gsp *gsp)
 {
+	vgsp_trace_doorbell(gsp->dev, VGSP_TRACE_DB_GSP, 0);
 	gsp->st.e.doorbells++;
 	if (gsp->boot != VGSP_BOOT_RUNNING) {
 		/* Pre-start RPCs wait in the queue until the boot. */

@@ -10,6 +10,7 @@
 #include "../wire.h"
 #include "../abi/abi.h"
 #include "../mm/mm.h"
+#include "../trace.h"
 
 /* ---- libos message queue transport (same for every 5xx branch) ---- */
 
@@ -369,6 +370,33 @@ bool vgsp_msgq_process(struct vgsp_gsp *gsp, u64 doorbell_ns);
 int vgsp_msgq_send(struct vgsp_gsp *gsp, u8 *msg, u32 rpc_len);
 u32 vgsp_msgq_checksum(const u8 *buf, u32 len);
 u32 vgsp_msgq_free_slots(struct vgsp_gsp *gsp);
+
+/*
+ * Trace points around one RPC (../trace.h): @rpc holds its header, @len is
+ * its size (0: the header's length field, a message of one record).
+ */
+static inline void vgsp_trace_rpc_begin(struct vgsp_gsp *gsp, const u8 *rpc,
+					u32 len)
+{
+	u32 fn;
+
+	if (!vgsp_tracing())
+		return;
+	fn = gsp->abi->rpc_function(rpc);
+	vgsp_trace(VGSP_TRACE_RPC_BEGIN, gsp->dev->name, gsp->abi->fn_name(fn),
+		   fn, len ? len : gsp->abi->rpc_length(rpc), 0, 0);
+}
+
+static inline void vgsp_trace_rpc_end(struct vgsp_gsp *gsp,
+				      const struct vgsp_rpc_outcome *o,
+				      u32 reply_len)
+{
+	if (!vgsp_tracing())
+		return;
+	vgsp_trace(VGSP_TRACE_RPC_END, gsp->dev->name,
+		   gsp->abi->fn_name(o->function), o->function, o->status,
+		   reply_len, o->has_cmd ? o->cmd : 0);
+}
 
 /* objects.c */
 int vgsp_obj_init(struct vgsp_objtab *t);

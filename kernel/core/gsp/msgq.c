@@ -224,10 +224,12 @@ static void dispatch(struct vgsp_gsp *gsp, u32 elems, u64 doorbell_ns)
 	u32 len;
 
 	memset(&out, 0, sizeof(out));
+	vgsp_trace_rpc_begin(gsp, gsp->rx + VGSP_ELEM_HDR, 0);
 	len = gsp->abi->handle(gsp, gsp->rx + VGSP_ELEM_HDR,
 			       elems * VGSP_MSG_SLOT - VGSP_ELEM_HDR,
 			       gsp->tx + VGSP_ELEM_HDR,
 			       VGSP_MSG_MAX - VGSP_ELEM_HDR, &out);
+	vgsp_trace_rpc_end(gsp, &out, len);
 	if (len && vgsp_msgq_send(gsp, gsp->tx, len) == 0 && doorbell_ns)
 		lat = vgsp_now_ns() - doorbell_ns;
 	vgsp_stats_rpc(gsp, &out, lat, len != 0);
@@ -324,9 +326,11 @@ static void dispatch_large(struct vgsp_gsp *gsp, u64 doorbell_ns)
 	bool skip = q->big_skip;
 
 	memset(&out, 0, sizeof(out));
+	vgsp_trace_rpc_begin(gsp, gsp->big_req, total);
 	len = gsp->abi->handle(gsp, gsp->big_req,
 			       skip ? VGSP_RPC_MAX : total, gsp->big_rep,
 			       VGSP_LARGE_MAX, &out);
+	vgsp_trace_rpc_end(gsp, &out, len);
 	large_drop(q);
 	gsp->st.e.large_rx++;
 	if (len > VGSP_LARGE_MAX)

@@ -1,0 +1,168 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * vgsp.ko's trace events, system "vgsp": what the core reports through its
+ * trace hook (enum vgsp_trace_event in core/vgsp_os.h), one TRACE_EVENT
+ * each. The printed form is the line vgsp-vfu's transcript carries for the
+ * same event (userspace/lib/os_user.c). Reading them: docs/tracing.md.
+ */
+#undef TRACE_SYSTEM
+#define TRACE_SYSTEM vgsp
+
+#if !defined(VGSP_TRACE_H) || defined(TRACE_HEADER_MULTI_READ)
+#define VGSP_TRACE_H
+
+#include <linux/tracepoint.h>
+
+#include "vgsp_compat.h"
+
+TRACE_EVENT(vgsp_doorbell,
+	TP_PROTO(const char *dev, u32 which, u32 token),
+	TP_ARGS(dev, which, token),
+	TP_STRUCT__entry(
+		__string(dev, dev)
+		__field(u32, which)
+		__field(u32, token)
+	),
+	TP_fast_assign(
+		vgsp_assign_str(dev, dev);
+		__entry->which = which;
+		__entry->token = token;
+	),
+	TP_printk("dev=%s queue=%s token=0x%x", __get_str(dev),
+		  __entry->which ? "channel" : "gsp", __entry->token)
+);
+
+TRACE_EVENT(vgsp_rpc_begin,
+	TP_PROTO(const char *dev, u32 fn, const char *name, u32 bytes),
+	TP_ARGS(dev, fn, name, bytes),
+	TP_STRUCT__entry(
+		__string(dev, dev)
+		__field(u32, fn)
+		__string(name, name)
+		__field(u32, bytes)
+	),
+	TP_fast_assign(
+		vgsp_assign_str(dev, dev);
+		__entry->fn = fn;
+		vgsp_assign_str(name, name);
+		__entry->bytes = bytes;
+	),
+	TP_printk("dev=%s fn=%u %s bytes=%u", __get_str(dev), __entry->fn,
+		  __get_str(name), __entry->bytes)
+);
+
+TRACE_EVENT(vgsp_rpc_end,
+	TP_PROTO(const char *dev, u32 fn, const char *name, u32 status,
+		 u32 reply, u32 cmd),
+	TP_ARGS(dev, fn, name, status, reply, cmd),
+	TP_STRUCT__entry(
+		__string(dev, dev)
+		__field(u32, fn)
+		__string(name, name)
+		__field(u32, status)
+		__field(u32, reply)
+		__field(u32, cmd)
+	),
+	TP_fast_assign(
+		vgsp_assign_str(dev, dev);
+		__entry->fn = fn;
+		vgsp_assign_str(name, name);
+		__entry->status = status;
+		__entry->reply = reply;
+		__entry->cmd = cmd;
+	),
+	TP_printk("dev=%s fn=%u %s status=0x%x reply=%u cmd=0x%x",
+		  __get_str(dev), __entry->fn, __get_str(name),
+		  __entry->status, __entry->reply, __entry->cmd)
+);
+
+TRACE_EVENT(vgsp_irq,
+	TP_PROTO(const char *dev, u32 vector, u32 how),
+	TP_ARGS(dev, vector, how),
+	TP_STRUCT__entry(
+		__string(dev, dev)
+		__field(u32, vector)
+		__field(u32, how)
+	),
+	TP_fast_assign(
+		vgsp_assign_str(dev, dev);
+		__entry->vector = vector;
+		__entry->how = how;
+	),
+	TP_printk("dev=%s vector=%u %s", __get_str(dev), __entry->vector,
+		  __print_symbolic(__entry->how,
+				   { VGSP_TRACE_IRQ_SIGNALLED, "signalled" },
+				   { VGSP_TRACE_IRQ_SUPPRESSED, "suppressed" },
+				   { VGSP_TRACE_IRQ_GATED, "gated" }))
+);
+
+TRACE_EVENT(vgsp_gpfifo_fetch,
+	TP_PROTO(const char *dev, u32 chid, u32 get, u32 put, u32 dwords),
+	TP_ARGS(dev, chid, get, put, dwords),
+	TP_STRUCT__entry(
+		__string(dev, dev)
+		__field(u32, chid)
+		__field(u32, get)
+		__field(u32, put)
+		__field(u32, dwords)
+	),
+	TP_fast_assign(
+		vgsp_assign_str(dev, dev);
+		__entry->chid = chid;
+		__entry->get = get;
+		__entry->put = put;
+		__entry->dwords = dwords;
+	),
+	TP_printk("dev=%s chid=%u get=%u put=%u dwords=%u", __get_str(dev),
+		  __entry->chid, __entry->get, __entry->put, __entry->dwords)
+);
+
+TRACE_EVENT(vgsp_methods,
+	TP_PROTO(const char *dev, u32 chid, u32 dwords, u32 rc),
+	TP_ARGS(dev, chid, dwords, rc),
+	TP_STRUCT__entry(
+		__string(dev, dev)
+		__field(u32, chid)
+		__field(u32, dwords)
+		__field(u32, rc)
+	),
+	TP_fast_assign(
+		vgsp_assign_str(dev, dev);
+		__entry->chid = chid;
+		__entry->dwords = dwords;
+		__entry->rc = rc;
+	),
+	TP_printk("dev=%s chid=%u dwords=%u %s", __get_str(dev),
+		  __entry->chid, __entry->dwords,
+		  __print_symbolic(__entry->rc, { 0, "done" }, { 1, "blocked" },
+				   { 2, "yield" }, { 3, "error" }))
+);
+
+TRACE_EVENT(vgsp_work_done,
+	TP_PROTO(const char *dev, u32 chid, u32 get, u64 latency_ns),
+	TP_ARGS(dev, chid, get, latency_ns),
+	TP_STRUCT__entry(
+		__string(dev, dev)
+		__field(u32, chid)
+		__field(u32, get)
+		__field(u64, latency_ns)
+	),
+	TP_fast_assign(
+		vgsp_assign_str(dev, dev);
+		__entry->chid = chid;
+		__entry->get = get;
+		__entry->latency_ns = latency_ns;
+	),
+	TP_printk("dev=%s chid=%u get=%u latency_ns=%llu", __get_str(dev),
+		  __entry->chid, __entry->get,
+		  (unsigned long long)__entry->latency_ns)
+);
+
+#endif /* VGSP_TRACE_H */
+
+/* This part must be outside the include guard. */
+#undef TRACE_INCLUDE_PATH
+#define TRACE_INCLUDE_PATH .
+#undef TRACE_INCLUDE_FILE
+#define TRACE_INCLUDE_FILE vgsp_trace
+#include <trace/define_trace.h>
