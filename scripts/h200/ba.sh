@@ -16,7 +16,7 @@
 #          QEMU, DIR/perf-harness (the guest image's harness: A runs this very binary) and
 #          DIR/jansson.tar.gz (for perf-results/perf-validate/ab-report when the machine has no
 #          jansson)
-# --runs-a N (10), --runs-b N (3): runs on each side. The run_cfg is the same on both sides (the
+# --runs-a N (10), --runs-b N (5): runs on each side. The run_cfg is the same on both sides (the
 #          A/B tool refuses a pair that differs): --n-warm 100 --n-malloc 50 --n-thru 100
 #          --sizes 4096,262144,4194304,16777216 (the results template's) unless given
 # --fma-blocks N (1056 = 132 SMs x 2048 threads / 256, the H200's own grid): k_fma's grid on
@@ -45,7 +45,7 @@ set -u
 VGSP_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$VGSP_ROOT" || exit 2
 CMDLINE="sh scripts/h200/ba.sh $*"
-BUNDLE="" OUT="" RA=10 RB=3 NWARM=100 NMALLOC=50 NTHRU=100 SIZES=4096,262144,4194304,16777216
+BUNDLE="" OUT="" RA=10 RB=5 NWARM=100 NMALLOC=50 NTHRU=100 SIZES=4096,262144,4194304,16777216
 FB=1056 BUDGET=530 ATMO=150 RUNG3=0 VFUARGS="" COMMIT=${R3_TREE:-} BOUNDS="" TAR="" POST=0 SIM=0
 while [ $# -gt 0 ]; do
 	case $1 in
