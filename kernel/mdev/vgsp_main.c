@@ -13,6 +13,7 @@
 
 #include "vgsp_compat.h"
 #include "vgsp_drv.h"
+#include "gsp/gsp.h"
 
 static char *backend = "sim";
 module_param(backend, charp, 0444);
@@ -35,6 +36,29 @@ MODULE_PARM_DESC(max_instances, "cap on instances of all types (1..64, default 1
 unsigned int vgsp_msix_vectors = 8;
 module_param_named(msix_vectors, vgsp_msix_vectors, uint, 0444);
 MODULE_PARM_DESC(msix_vectors, "MSI-X vectors per instance (1..64, default 8)");
+
+/* The RPC fast path's budget (core/gsp/gsp.h); also writable at run time. */
+static int rpc_inline_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int us;
+
+	if (kstrtouint(val, 0, &us) || us > VGSP_RPC_INLINE_US_MAX) {
+		pr_err("vgsp: rpc_inline_us: '%s' out of range 0..%u\n", val,
+		       VGSP_RPC_INLINE_US_MAX);
+		return -EINVAL;
+	}
+	WRITE_ONCE(*(unsigned int *)kp->arg, us);
+	return 0;
+}
+
+static const struct kernel_param_ops rpc_inline_ops = {
+	.set = rpc_inline_set,
+	.get = param_get_uint,
+};
+
+module_param_cb(rpc_inline_us, &rpc_inline_ops, &vgsp_rpc_inline_us, 0644);
+MODULE_PARM_DESC(rpc_inline_us,
+		 "microseconds a GSP doorbell may spend answering small RPCs itself (0: the worker answers all; 0..10000, default 100)");
 
 /* Module-wide accounting: the FB budget and the instance count. */
 static DEFINE_MUTEX(vgsp_budget_lock);

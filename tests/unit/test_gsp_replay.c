@@ -694,6 +694,40 @@ static void test_trace_rpc(void **state)
 	rp_free(c);
 }
 
+/*
+ * The RPC fast path (gsp.h): with the default budget a ping is answered in
+ * its doorbell's own trap (no worker pass); with 0 by the worker; and the
+ * replies are the same.
+ */
+static void test_rpc_fast_path(void **state)
+{
+	struct inproc *ip = *state;
+	struct rp_client *c = rp_new(&ip->t);
+	struct vgsp_gsp_errs e0, e1;
+	unsigned int saved = vgsp_rpc_inline_us;
+
+	assert_non_null(c);
+	assert_int_equal(saved, VGSP_RPC_INLINE_US_DEFAULT);
+	assert_int_equal(rp_boot(c), 0);
+	assert_true(errs(ip).rpcs_inline > 0);		/* the boot's RPCs */
+	sleep_ms(20);					/* the worker idle */
+	e0 = errs(ip);
+	assert_int_equal(rp_ping(c, NULL), 0);
+	e1 = errs(ip);
+	assert_int_equal(e1.rpcs_inline, e0.rpcs_inline + 1);
+	assert_int_equal(e1.worker_runs, e0.worker_runs);
+
+	vgsp_rpc_inline_us = 0;
+	assert_int_equal(rp_ping(c, NULL), 0);
+	vgsp_rpc_inline_us = saved;
+	e0 = e1;
+	e1 = errs(ip);
+	assert_int_equal(e1.rpcs_inline, e0.rpcs_inline);
+	assert_true(e1.worker_runs > e0.worker_runs);
+	assert_int_equal(e1.msgs_rx, e0.msgs_rx + 1);
+	rp_free(c);
+}
+
 static void line_sink(void *arg, const char *line)
 {
 	static pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
@@ -775,6 +809,7 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(test_views, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_trace_rpc, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_rpc_fast_path, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_trace_lines, setup, teardown),
 	};
 

@@ -16,6 +16,7 @@
 
 #include "vgsp_os.h"
 #include "os_user.h"
+#include "gsp/gsp.h"
 
 struct vgsp_lock {
 	pthread_mutex_t m;
@@ -292,9 +293,20 @@ void vgsp_os_user_init(void)
 {
 	const char *lvl = getenv("VGSP_LOG");
 	const char *tr = getenv("VGSP_TRACE");
+	const char *inl = getenv("VGSP_RPC_INLINE_US");
 
 	if (lvl)
 		log_threshold = atoi(lvl);
+	if (inl && *inl) {
+		char *end;
+		unsigned long us = strtoul(inl, &end, 0);
+
+		if (*end || us > VGSP_RPC_INLINE_US_MAX)
+			fprintf(stderr, "VGSP_RPC_INLINE_US: '%s' out of range 0..%u, ignored\n",
+				inl, VGSP_RPC_INLINE_US_MAX);
+		else
+			vgsp_rpc_inline_us = (unsigned int)us;
+	}
 	if (tr && *tr && !trace_file) {
 		trace_file = strcmp(tr, "-") ? fopen(tr, "a") : stderr;
 		if (trace_file)

@@ -5,7 +5,11 @@
 
 #include "vgsp_os.h"
 
-/* Install the userspace ops. VGSP_LOG=<0..3> sets the stderr threshold. */
+/*
+ * Install the userspace ops. VGSP_LOG=<0..3> sets the stderr threshold;
+ * VGSP_RPC_INLINE_US=<0..10000> the RPC fast path's budget (gsp/gsp.h);
+ * VGSP_TRACE=FILE below.
+ */
 void vgsp_os_user_init(void);
 /* How many log lines of @level were emitted (tests assert on logging). */
 unsigned int vgsp_os_user_log_count(enum vgsp_log_level level);

@@ -140,9 +140,18 @@ static void gsp_work(void *arg)
 	vgsp_dev_unlock(dev);
 }
 
-/* BAR0 0x110C00 written (lock held): record and wake, nothing else. */
+unsigned int vgsp_rpc_inline_us = VGSP_RPC_INLINE_US_DEFAULT;
+
+/*
+ * BAR0 0x110C00 written (lock held). The fast path answers the small RPCs
+ * queued now, within the budget (gsp.h); whatever is left wakes the worker.
+ * A wakeup costs a scheduling delay (a timer tick under TCG: issue #13).
+ */
 void vgsp_gsp_doorbell(struct vgsp_gsp *gsp)
 {
+	u32 us = __atomic_load_n(&vgsp_rpc_inline_us, __ATOMIC_RELAXED);
+	u64 now;
+
 	vgsp_trace_doorbell(gsp->dev, VGSP_TRACE_DB_GSP, 0);
 	gsp->st.e.doorbells++;
 	if (gsp->boot != VGSP_BOOT_RUNNING) {
@@ -150,8 +159,14 @@ void vgsp_gsp_doorbell(struct vgsp_gsp *gsp)
 		gsp->st.e.doorbells_early++;
 		return;
 	}
+	now = vgsp_now_ns();
+	if (us > VGSP_RPC_INLINE_US_MAX)
+		us = VGSP_RPC_INLINE_US_MAX;
+	if (us && !vgsp_msgq_process_inline(gsp, now, now + us * 1000ULL) &&
+	    !gsp->doorbell_pending)
+		return;
 	if (!gsp->doorbell_pending)
-		gsp->doorbell_ns = vgsp_now_ns();
+		gsp->doorbell_ns = now;
 	gsp->doorbell_pending = true;
 	vgsp_os->worker_wake(gsp->worker);
 }

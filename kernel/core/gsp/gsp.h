@@ -37,6 +37,19 @@ unsigned int vgsp_gsp_reg_tables(const struct vgsp_chip *chip,
 #define VGSP_ENGINE_TYPE_GR0	0x01	/* NV2080_ENGINE_TYPE_GR0 */
 bool vgsp_gsp_nonstall_raise(struct vgsp_dev *dev, u32 engine_type);
 
+/*
+ * The RPC fast path: a doorbell answers the commands already queued in its
+ * own BAR trap, while each is one record (a request of at most one queue
+ * slot) and until this many microseconds have passed since the trap began;
+ * the rest, and any command met after the budget, go to the worker. 0: the
+ * worker answers everything. Process-wide; the host sets it (vgsp.ko's
+ * rpc_inline_us parameter, VGSP_RPC_INLINE_US for userspace hosts) and may
+ * change it at any time.
+ */
+#define VGSP_RPC_INLINE_US_DEFAULT	100
+#define VGSP_RPC_INLINE_US_MAX		10000
+extern unsigned int vgsp_rpc_inline_us;
+
 /* Extra read-only views (RPC statistics, queue state, rpc_log...). */
 extern const struct vgsp_view vgsp_gsp_views[];
 extern const unsigned int vgsp_gsp_nviews;

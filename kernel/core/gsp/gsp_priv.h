@@ -84,6 +84,7 @@
 	X(doorbells)		/* doorbell writes (BAR0 0x110C00) */	\
 	X(doorbells_early)	/* doorbells before the GSP ran */	\
 	X(worker_runs)							\
+	X(rpcs_inline)		/* answered in the doorbell's trap */	\
 	X(boots)		/* GSP "started" (queues linked) */	\
 	X(boot_errors)		/* boot-argument chain unusable */	\
 	X(fsp_msgs)		/* FSP packets received */		\
@@ -367,6 +368,13 @@ int vgsp_msgq_link(struct vgsp_gsp *gsp, u64 shm_pa, u32 npages,
 		   u64 cmdq_off, u64 statq_off);
 /* Consume commands; returns true if more work remains. */
 bool vgsp_msgq_process(struct vgsp_gsp *gsp, u64 doorbell_ns);
+/*
+ * The fast path (a doorbell's BAR trap): the same, but only one-record
+ * commands, no large reply, and nothing begun at or after @deadline_ns.
+ * True when something is left for the worker.
+ */
+bool vgsp_msgq_process_inline(struct vgsp_gsp *gsp, u64 doorbell_ns,
+			      u64 deadline_ns);
 int vgsp_msgq_send(struct vgsp_gsp *gsp, u8 *msg, u32 rpc_len);
 u32 vgsp_msgq_checksum(const u8 *buf, u32 len);
 u32 vgsp_msgq_free_slots(struct vgsp_gsp *gsp);

@@ -48,10 +48,11 @@ static int write_u32(struct vgsp_gsp *gsp, u64 off, u32 v)
 static int read_cmdq(struct vgsp_gsp *gsp, struct cmdq_view *v)
 {
 	struct vgsp_msgq *q = &gsp->q;
-	u8 h[VGSP_TXH_LEN], r[4];
+	u8 h[VGSP_TXH_LEN + 4], r[4];
 	u32 size, msg_size, rx_off;
 	int ret;
 
+	/* The rx header usually follows: both in one read of guest memory. */
 	ret = vgsp_shm_read(gsp, q->cmdq_off, h, sizeof(h));
 	if (ret) {
 		gsp->st.e.shm_errors++;
@@ -73,10 +74,14 @@ static int read_cmdq(struct vgsp_gsp *gsp, struct cmdq_view *v)
 		gsp->st.e.cmdq_hdr_bad++;
 		return -EINVAL;
 	}
-	ret = vgsp_shm_read(gsp, q->cmdq_off + rx_off, r, sizeof(r));
-	if (ret) {
-		gsp->st.e.shm_errors++;
-		return ret;
+	if (rx_off == VGSP_TXH_LEN) {
+		memcpy(r, h + VGSP_TXH_LEN, sizeof(r));
+	} else {
+		ret = vgsp_shm_read(gsp, q->cmdq_off + rx_off, r, sizeof(r));
+		if (ret) {
+			gsp->st.e.shm_errors++;
+			return ret;
+		}
 	}
 	v->cpu_rptr = vgsp_get32(r, 0);
 	q->cmd_count = v->count;
@@ -141,7 +146,12 @@ int vgsp_msgq_link(struct vgsp_gsp *gsp, u64 shm_pa, u32 npages,
 	return 0;
 }
 
-int vgsp_msgq_send(struct vgsp_gsp *gsp, u8 *msg, u32 rpc_len)
+/*
+ * @reread: read the guest's status read pointer again (else the one
+ * read_cmdq() just stored: the guest only moves it forward, so an older
+ * value can only understate the free space).
+ */
+static int send(struct vgsp_gsp *gsp, u8 *msg, u32 rpc_len, bool reread)
 {
 	struct vgsp_msgq *q = &gsp->q;
 	struct cmdq_view v;
@@ -152,8 +162,8 @@ int vgsp_msgq_send(struct vgsp_gsp *gsp, u8 *msg, u32 rpc_len)
 	total = VGSP_ELEM_HDR + rpc_len;
 	len8 = ROUND8(total);
 	elems = DIV_ROUND_UP_U32(total, VGSP_MSG_SLOT);
-	/* The guest's status read pointer, as fresh as possible. */
-	cpu_rptr = read_cmdq(gsp, &v) ? q->cpu_rptr : v.cpu_rptr;
+	/* The guest's status read pointer, as fresh as needed. */
+	cpu_rptr = !reread || read_cmdq(gsp, &v) ? q->cpu_rptr : v.cpu_rptr;
 	if (stat_free(q, cpu_rptr) < elems) {
 		gsp->st.e.statq_full++;
 		return -ENOSPC;
@@ -185,6 +195,11 @@ int vgsp_msgq_send(struct vgsp_gsp *gsp, u8 *msg, u32 rpc_len)
 fault:
 	gsp->st.e.shm_errors++;
 	return -EFAULT;
+}
+
+int vgsp_msgq_send(struct vgsp_gsp *gsp, u8 *msg, u32 rpc_len)
+{
+	return send(gsp, msg, rpc_len, true);
 }
 
 /* Mark @elems command slots consumed (our pointer in the status queue). */
@@ -230,7 +245,8 @@ static void dispatch(struct vgsp_gsp *gsp, u32 elems, u64 doorbell_ns)
 			       gsp->tx + VGSP_ELEM_HDR,
 			       VGSP_MSG_MAX - VGSP_ELEM_HDR, &out);
 	vgsp_trace_rpc_end(gsp, &out, len);
-	if (len && vgsp_msgq_send(gsp, gsp->tx, len) == 0 && doorbell_ns)
+	/* process() read the queue header for this command: no second read */
+	if (len && send(gsp, gsp->tx, len, false) == 0 && doorbell_ns)
 		lat = vgsp_now_ns() - doorbell_ns;
 	vgsp_stats_rpc(gsp, &out, lat, len != 0);
 }
@@ -407,7 +423,8 @@ static bool large_append(struct vgsp_gsp *gsp, u32 rpc_len)
 	return q->big_have == q->big_total;
 }
 
-bool vgsp_msgq_process(struct vgsp_gsp *gsp, u64 doorbell_ns)
+/* @deadline_ns: the fast path's (0: the worker's batch, any command). */
+static bool process(struct vgsp_gsp *gsp, u64 doorbell_ns, u64 deadline_ns)
 {
 	struct vgsp_msgq *q = &gsp->q;
 	struct cmdq_view v;
@@ -417,6 +434,9 @@ bool vgsp_msgq_process(struct vgsp_gsp *gsp, u64 doorbell_ns)
 		u32 avail, elems, rpc_len, need, next, fn, total;
 
 		vgsp_yield();
+		/* The fast path leaves large replies and late work to the worker. */
+		if (deadline_ns && (q->rep_len || (budget && vgsp_now_ns() >= deadline_ns)))
+			return true;
 		/* A large reply goes out whole before the next command. */
 		if (q->rep_len && send_pending(gsp))
 			return true;
@@ -441,6 +461,8 @@ bool vgsp_msgq_process(struct vgsp_gsp *gsp, u64 doorbell_ns)
 			consume(gsp, v.wptr);
 			continue;
 		}
+		if (deadline_ns && elems > 1)
+			return true;	/* not small: the worker's */
 		next = (q->cmd_rptr + elems) % v.count;
 		if (gather(gsp, &v, q->cmd_rptr, 1, elems))
 			return false;
@@ -500,6 +522,8 @@ bool vgsp_msgq_process(struct vgsp_gsp *gsp, u64 doorbell_ns)
 			return false;
 		}
 		gsp->st.e.msgs_rx++;
+		if (deadline_ns)
+			gsp->st.e.rpcs_inline++;
 		dispatch(gsp, elems, doorbell_ns);
 		/*
 		 * Consumed once answered: a reader of both pointers sees
@@ -509,4 +533,15 @@ bool vgsp_msgq_process(struct vgsp_gsp *gsp, u64 doorbell_ns)
 			return false;
 	}
 	return true;
+}
+
+bool vgsp_msgq_process(struct vgsp_gsp *gsp, u64 doorbell_ns)
+{
+	return process(gsp, doorbell_ns, 0);
+}
+
+bool vgsp_msgq_process_inline(struct vgsp_gsp *gsp, u64 doorbell_ns,
+			      u64 deadline_ns)
+{
+	return process(gsp, doorbell_ns, deadline_ns ? deadline_ns : 1);
 }

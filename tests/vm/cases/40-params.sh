@@ -6,7 +6,7 @@
 vgsp_unload
 for p in backend=hostd backend=bogus backend= phys_gpu=zz:zz.z phys_gpu=0000:00:01.0 \
 	 phys_gpu=0000:00:1f.7 fb_budget_gib=0 fb_budget_gib=1025 max_instances=0 \
-	 max_instances=65 msix_vectors=0 msix_vectors=65; do
+	 max_instances=65 msix_vectors=0 msix_vectors=65 rpc_inline_us=10001; do
 	name=${p%%=*}
 	before=$(dmesg_count "vgsp: $name: ")
 	if vgsp_load "$p" 2>/dev/null; then
@@ -39,6 +39,18 @@ for r in "1 1 1" "1024 64 64"; do
 		fail "params.edge.$1.$2.$3" "insmod refused"
 	fi
 done
+
+# rpc_inline_us is also writable at run time, within the same range.
+if vgsp_load rpc_inline_us=0; then
+	eq params.rpc_inline_us.load "$(cat $PARAMS/rpc_inline_us)" 0
+	check params.rpc_inline_us.write "write of 10000 refused" sh -c "echo 10000 > $PARAMS/rpc_inline_us"
+	check params.rpc_inline_us.bad_write "write of 10001 accepted" sh -c "! echo 10001 > $PARAMS/rpc_inline_us 2>/dev/null"
+	eq params.rpc_inline_us.value "$(cat $PARAMS/rpc_inline_us)" 10000
+	vgsp_unload
+else
+	fail params.rpc_inline_us.load "insmod rpc_inline_us=0 refused"
+fi
+eq params.rpc_inline_us.default "$(vgsp_load && cat $PARAMS/rpc_inline_us; vgsp_unload)" 100
 
 # A recipe changes what instances advertise: MSI-X size, FB budget.
 if vgsp_load backend=sim phys_gpu= fb_budget_gib=20 max_instances=2 msix_vectors=4; then

@@ -105,8 +105,28 @@ else
 fi
 
 # --- microbenchmark (TCG: only the ratio means something) -------------------
+# Twice on one instance: the RPC fast path off (rpc_inline_us=0, every RPC
+# through the worker), then at its default (small RPCs answered in the
+# doorbell's trap); each BENCH line names its setting. Then the instance's
+# worker threads must use no CPU time while it idles (event-driven).
+# cpu_ticks: utime + stime of every vgsp-* kernel thread
+cpu_ticks() {
+	for _p in /proc/[0-9]*; do
+		case $(cat "$_p/comm" 2>/dev/null) in vgsp-*) awk '{ print $14 + $15 }' "$_p/stat" ;; esac
+	done | awk '{ s += $1 } END { print s + 0 }'
+}
 if u=$(mk h100-10g); then
-	$BIN "$u" bench "${GSP_BENCH_N:-300}"
+	def=$(cat $PARAMS/rpc_inline_us)
+	echo 0 > $PARAMS/rpc_inline_us
+	$BIN "$u" bench "${GSP_BENCH_N:-300}" |
+		sed 's/^BENCH /BENCH rpc_inline_us=0 /; s/^\(PASS\|FAIL\) gsp_replay\.bench/&.worker/'
+	echo "$def" > $PARAMS/rpc_inline_us
+	$BIN "$u" bench "${GSP_BENCH_N:-300}" | sed "s/^BENCH /BENCH rpc_inline_us=$def /"
+	check gsp_replay.bench.inline "no RPC answered in the doorbell's trap" \
+		test "$(kv "$DBG/$u/gsp_state" rpcs_inline)" -gt 0
+	t0=$(cpu_ticks)
+	sleep 3
+	eq gsp_replay.bench.idle_cpu_ticks "$(($(cpu_ticks) - t0))" 0
 	rm_inst "$u" || fail gsp_replay.bench.remove "remove failed"
 else
 	fail gsp_replay.bench.create "create failed"
