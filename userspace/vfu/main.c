@@ -13,7 +13,8 @@
  *
  * The core's views (counters, info, bar0_unknown, GSP views) plus our own
  * frontend view are written to --stats every second, after each client's
- * disconnect and at exit, and to stderr on SIGUSR1. --log is the transcript of the vfio-user session.
+ * disconnect and at exit, and to stderr on SIGUSR1. --log is the transcript of the vfio-user
+ * session, the core's trace events included (lines "trace vgsp_...").
  */
 #define _GNU_SOURCE /* accept4 */
 #include <errno.h>
@@ -260,6 +261,8 @@ int main(int argc, char **argv)
 			perror("vgsp-vfu: --log");
 			return 1;
 		}
+		/* the core's trace events join the transcript (docs/tracing.md) */
+		vgsp_os_user_trace(vfu_server_trace_line, s);
 	}
 	if (!strcmp(backend, "hostd")) {
 #ifdef VGSP_HOSTD
@@ -334,8 +337,10 @@ int main(int argc, char **argv)
 	unlink(sock);
 	write_stats(s);
 	show_views(s, stderr);
-	if (s->log)
+	if (s->log) {
+		vgsp_os_user_trace(NULL, NULL);
 		fclose(s->log);
+	}
 	vgsp_dev_destroy(s->dev);
 	vfu_server_fini(s);
 #ifdef VGSP_HOSTD

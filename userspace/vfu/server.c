@@ -102,6 +102,11 @@ static void tlog(struct vfu_server *s, const char *fmt, ...)
 	pthread_mutex_unlock(&s->log_lock);
 }
 
+void vfu_server_trace_line(void *arg, const char *line)
+{
+	tlog(arg, "trace %s", line);
+}
+
 /* First few reads of each (region, offset) are worth a transcript line. */
 static bool read_worth_logging(struct vfu_server *s, unsigned int region,
 			       uint64_t off)

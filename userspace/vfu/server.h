@@ -79,6 +79,10 @@ size_t vfu_handle(struct vfu_server *s, const struct vfu_hdr *h,
 /* Serve one connected client until it disconnects or *stop. 0 or -errno. */
 int vfu_serve(struct vfu_server *s, int fd);
 
+/* The core's trace events as transcript lines ("trace vgsp_..."): a
+ * vgsp_os_user_trace() sink, arg = the server. */
+void vfu_server_trace_line(void *arg, const char *line);
+
 /* Frontend view (message counts, DMA windows, irq mode) as text. */
 void vfu_server_show(struct vfu_server *s, FILE *f);
 

@@ -314,6 +314,27 @@ static size_t recv_reply(int sock, uint8_t *buf)
 	return got;
 }
 
+/* --log: the core's trace events are transcript lines (main.c installs this sink). */
+static void test_trace_in_transcript(void **st)
+{
+	char line[512];
+	uint32_t token = 0x1234;
+	int found = 0;
+
+	s.log = tmpfile();
+	assert_non_null(s.log);
+	vgsp_os_user_trace(vfu_server_trace_line, &s);
+	assert_int_equal(vgsp_dev_bar_write(s.dev, 0, 0xbb0090, &token, 4), 0);
+	vgsp_os_user_trace(NULL, NULL);
+	rewind(s.log);
+	while (fgets(line, sizeof(line), s.log))
+		if (strstr(line, " trace vgsp_doorbell:") && strstr(line, "0x1234"))
+			found = 1;
+	fclose(s.log);
+	s.log = NULL;
+	assert_true(found);
+}
+
 static void test_session(void **st)
 {
 	int sv[2], mfd = memfd_create("guest-ram", MFD_ALLOW_SEALING);
@@ -449,6 +470,7 @@ int main(void)
 		cmocka_unit_test(test_writes_and_no_reply),
 		cmocka_unit_test(test_fds_on_wrong_command),
 		cmocka_unit_test(test_fuzz_dispatch),
+		cmocka_unit_test(test_trace_in_transcript),
 		cmocka_unit_test(test_session),
 		cmocka_unit_test(test_persist_resets),
 	};
