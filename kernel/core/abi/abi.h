@@ -14,6 +14,7 @@
 #include "../vgsp_types.h"
 
 struct vgsp_gsp;
+struct vgsp_rc_event;
 
 /* What the ABI reports about one handled RPC, for statistics and rpc_log. */
 struct vgsp_rpc_outcome {
@@ -39,6 +40,16 @@ struct vgsp_abi {
 
 	/* Build the "GSP is up" event in @rep; return its length. */
 	u32 (*init_done)(struct vgsp_gsp *gsp, u8 *rep, u32 cap);
+
+	/*
+	 * The two events of a stopped channel (gsp.h, struct vgsp_rc_event),
+	 * built in @rep: the Xid (the OS error log event) and the RC
+	 * notification. Each returns its length (0: @cap too small).
+	 */
+	u32 (*xid_event)(struct vgsp_gsp *gsp, const struct vgsp_rc_event *rc,
+			 u8 *rep, u32 cap);
+	u32 (*rc_event)(struct vgsp_gsp *gsp, const struct vgsp_rc_event *rc,
+			u8 *rep, u32 cap);
 
 	/* RPC length field of a header (the transport sizes checksums by it). */
 	u32 (*rpc_length)(const u8 *hdr);

@@ -68,7 +68,7 @@
 
 static int refuse(struct vgsp_chan *ch)
 {
-	ch->error_code = VGSP_RC_CE_ERROR;
+	ch->error_code = vgsp_rc_ce_error(ch);
 	return VGSP_ENG_ERROR;
 }
 
@@ -180,7 +180,7 @@ static int launch(struct vgsp_dev *dev, struct vgsp_chan *ch, u32 d)
 		if (ret) {
 			ch->ce_busy = false;
 			ch->error_code = ret == -EFAULT ? VGSP_RC_MMU_FAULT :
-							  VGSP_RC_CE_ERROR;
+						vgsp_rc_ce_error(ch);
 			return VGSP_ENG_ERROR;
 		}
 		ch->st.ce_bytes += x->line_bytes * x->lines;

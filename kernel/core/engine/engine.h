@@ -27,7 +27,21 @@ enum vgsp_eng_rc {
 #define VGSP_RC_GR_EXCEPTION		13
 #define VGSP_RC_PBDMA_ERROR		32	/* malformed GPFIFO/pushbuffer */
 #define VGSP_RC_MMU_FAULT		31
-#define VGSP_RC_CE_ERROR		50	/* unsupported copy */
+#define VGSP_RC_CE0_ERROR		39	/* unsupported copy: CEn */
+
+/*
+ * ROBUST_CHANNEL_CE_ERROR(n) (nverror.h) of @ch's copy engine COPYn
+ * (NV2080_ENGINE_TYPE_COPY0 = 0x09 .. COPY9 = 0x12); CE0's for others.
+ */
+static inline u32 vgsp_rc_ce_error(const struct vgsp_chan *ch)
+{
+	u32 n = ch->d.engine_type - 0x09;
+
+	if (ch->d.engine_type < 0x09 || n > 9)
+		n = 0;
+	return n < 3 ? VGSP_RC_CE0_ERROR + n : n < 6 ? 70 + n - 3 :
+	       n < 9 ? 75 + n - 6 : 85;
+}
 
 int vgsp_engine_method(struct vgsp_dev *dev, struct vgsp_chan *ch, u32 subch,
 		       u32 mthd, u32 data);

@@ -13,6 +13,9 @@
 #define NOTIFIER_SIZE		16	/* NvNotification */
 #define NOTIFIER_STATUS_ERROR	0xffff
 #define BLOCKED_RETRY_NS	1000000ULL
+#define RC_GIVE_UP_NS		10000000000ULL	/* status queue full this long */
+
+static bool fifo_post_rc(struct vgsp_dev *dev);
 
 /*
  * One pass. First, under the device lock (the RM layer's tables live
@@ -26,7 +29,7 @@ static void fifo_work(void *arg)
 {
 	struct vgsp_fifo *f = arg;
 	struct vgsp_dev *dev = f->dev;
-	bool more = false, blocked = false;
+	bool more = false, blocked = false, rc_left = false;
 	unsigned int i;
 
 	vgsp_dev_lock(dev);
@@ -73,10 +76,13 @@ static void fifo_work(void *arg)
 			vgsp_inc(&f->st.nonstall_delivered);
 		vgsp_dev_unlock(dev);
 	}
+	/* the same for the stops of this pass (notifiers already written) */
+	if (vgsp_xchg_bool(&f->rc_pending, false))
+		rc_left = fifo_post_rc(dev);
 	if (more) {
 		vgsp_yield();
 		vgsp_os->worker_wake(f->worker);
-	} else if (blocked) {
+	} else if (blocked || rc_left) {
 		vgsp_worker_wake_after(f->worker, BLOCKED_RETRY_NS);
 	}
 }
@@ -140,6 +146,8 @@ void vgsp_fifo_reset(struct vgsp_dev *dev)
 		if (f->chan[i].used)
 			chan_release(dev, &f->chan[i]);
 	vgsp_store_bool(&f->gr_nonstall, false);
+	vgsp_store_bool(&f->rc_pending, false);
+	f->rc_wait_ns = 0;
 	vgsp_os->unlock(f->lock);
 }
 
@@ -287,11 +295,146 @@ void vgsp_fifo_chan_error(struct vgsp_dev *dev, struct vgsp_chan *ch,
 		  dev->name, ch->d.chid, code, ch->error_mthd, ch->error_data,
 		  ch->error_class,
 		  ch->gp_get, ch->seg_pos);
-	if (!ch->d.has_errnot)
-		return;
-	memset(n, 0, sizeof(n));
-	vgsp_put64(n, 0, vgsp_now_ns() + vgsp_load64(&dev->timer_offset_ns));
-	vgsp_put32(n, 8, code);
-	vgsp_put16(n, 14, NOTIFIER_STATUS_ERROR);
-	vgsp_mem_write(dev, ch->d.errnot_target, ch->d.errnot_pa, n, sizeof(n));
+	if (ch->d.has_errnot) {
+		memset(n, 0, sizeof(n));
+		vgsp_put64(n, 0, vgsp_now_ns() +
+			   vgsp_load64(&dev->timer_offset_ns));
+		vgsp_put32(n, 8, code);
+		vgsp_put16(n, 14, NOTIFIER_STATUS_ERROR);
+		vgsp_mem_write(dev, ch->d.errnot_target, ch->d.errnot_pa, n,
+			       sizeof(n));
+	}
+	/* the rest is GSP-RM's word to CPU-RM: after the slice (the worker) */
+	ch->rc_todo = VGSP_RC_PARTS;
+	vgsp_store_bool(&dev->fifo->rc_pending, true);
+}
+
+/* The Xid line's text: hex fields, as the hardware's messages have them. */
+struct rc_text {
+	char *s;
+	u32 n;
+};
+
+static void rc_str(struct rc_text *t, const char *s)
+{
+	while (*s && t->n < VGSP_RC_MSG_LEN - 1)
+		t->s[t->n++] = *s++;
+	t->s[t->n] = '\0';
+}
+
+static void rc_hex(struct rc_text *t, u32 v, unsigned int digits)
+{
+	static const char xd[] = "0123456789abcdef";
+	char b[9];
+	unsigned int i;
+
+	for (i = 0; i < digits && i < 8; i++)
+		b[i] = xd[(v >> (4 * (digits - 1 - i))) & 0xf];
+	b[i] = '\0';
+	rc_str(t, b);
+}
+
+/* NV2080_ENGINE_TYPE_COPY0..9 */
+#define ENGINE_TYPE_COPY0	0x09
+#define ENGINE_TYPE_COPY9	0x12
+
+/*
+ * What CPU-RM is told about stopped @ch: its ids as CPU-RM allocated them,
+ * the ROBUST_CHANNEL_* code of its error notifier as the Xid, and a text
+ * in the form of the hardware's for that Xid (the method that stopped it).
+ */
+static void rc_describe(const struct vgsp_chan *ch, struct vgsp_rc_event *rc)
+{
+	struct rc_text t = { rc->msg, 0 };
+	u32 et = ch->d.engine_type;
+
+	memset(rc, 0, sizeof(*rc));
+	rc->engine_type = et;
+	rc->runlist = ch->d.runlist;
+	rc->chid = ch->d.chid;
+	rc->exc_type = ch->error_code;
+	switch (ch->error_code) {
+	case VGSP_RC_GR_EXCEPTION:
+		rc_str(&t, "Graphics Exception: ");
+		break;
+	case VGSP_RC_MMU_FAULT:
+		rc_str(&t, "MMU Fault: ENGINE ");
+		if (et >= ENGINE_TYPE_COPY0 && et <= ENGINE_TYPE_COPY9) {
+			rc_str(&t, "CE");
+			rc_hex(&t, et - ENGINE_TYPE_COPY0, 1);
+		} else {
+			rc_str(&t, "GRAPHICS");
+		}
+		rc_str(&t, ", ");
+		break;
+	case VGSP_RC_PBDMA_ERROR:
+		rc_str(&t, "PBDMA Error: GPFIFO entry ");
+		rc_hex(&t, ch->gp_get, 8);
+		rc_str(&t, ", ");
+		break;
+	default:
+		rc_str(&t, "CE Error: ");
+		break;
+	}
+	rc_str(&t, "ChID ");
+	rc_hex(&t, ch->d.chid, 4);
+	rc_str(&t, ", Class ");
+	rc_hex(&t, ch->error_class, 8);
+	rc_str(&t, ", Offset ");
+	rc_hex(&t, ch->error_mthd, 8);
+	rc_str(&t, ", Data ");
+	rc_hex(&t, ch->error_data, 8);
+}
+
+/*
+ * After the slices, under the device lock as a non-stall interrupt is
+ * raised: tell CPU-RM about the channels that stopped. A channel freed
+ * since is not told (CPU-RM would not find it). True when the status
+ * queue was full and a later pass must try again; after RC_GIVE_UP_NS of
+ * that the stops are dropped, counted.
+ */
+static bool fifo_post_rc(struct vgsp_dev *dev)
+{
+	struct vgsp_fifo *f = dev->fifo;
+	u64 now = vgsp_now_ns();
+	bool left = false;
+	unsigned int i;
+
+	vgsp_dev_lock(dev);
+	vgsp_os->lock(f->lock);
+	for (i = 0; i < VGSP_FIFO_MAX_CHANNELS; i++) {
+		struct vgsp_chan *ch = &f->chan[i];
+		struct vgsp_rc_event rc;
+		int ret;
+
+		if (!ch->used || !ch->rc_todo)
+			continue;
+		rc_describe(ch, &rc);
+		ret = vgsp_gsp_rc_post(dev, &rc, &ch->rc_todo);
+		if (ret == -EAGAIN) {
+			if (!f->rc_wait_ns)
+				f->rc_wait_ns = now;
+			if (now - f->rc_wait_ns < RC_GIVE_UP_NS) {
+				f->st.rc_deferred++;
+				left = true;
+				break;		/* in order: the others wait */
+			}
+			vgsp_dev_log(dev, VGSP_LOG_WARN, "vgsp: %s: channel %u: stop not told to the guest driver (status queue full for 10 s)\n",
+				     dev->name, ch->d.chid);
+		}
+		if (ret) {
+			f->st.rc_unsent++;
+		} else {
+			f->st.rc_posted++;
+			f->rc_wait_ns = 0;
+		}
+		ch->rc_todo = 0;
+	}
+	if (left)
+		vgsp_store_bool(&f->rc_pending, true);
+	else
+		f->rc_wait_ns = 0;
+	vgsp_os->unlock(f->lock);
+	vgsp_dev_unlock(dev);
+	return left;
 }

@@ -119,6 +119,7 @@ struct vgsp_chan {
 		u64 i2m_total, i2m_done;
 	} gr;
 	struct vgsp_gr_rec *gr_rec;	/* backend->gr_state only */
+	u8 rc_todo;			/* stop not yet told: VGSP_RC_PART_* */
 	struct vgsp_chan_stats st;
 };
 
@@ -133,7 +134,10 @@ struct vgsp_chan {
 	X(tlb_invalidates)	/* BAR0 MMU_INVALIDATE triggers */	\
 	X(nonstall_delivered)	/* GR non-stall interrupts raised */	\
 	X(nonstall_no_vector)	/* asked of an engine with no vector */	\
-	X(chan_errors)
+	X(chan_errors)							\
+	X(rc_posted)		/* stops told to CPU-RM (Xid + RC) */	\
+	X(rc_deferred)		/* status queue full: told later */	\
+	X(rc_unsent)		/* no GSP running, queue broken or full 10 s */
 
 struct vgsp_fifo_stats {
 #define VGSP_FIFO_FIELD(n) u64 n;
@@ -151,6 +155,12 @@ struct vgsp_fifo {
 	 * raised by the worker after its slices, under the device lock.
 	 */
 	bool gr_nonstall;
+	/*
+	 * A channel stopped (atomic): its rc_todo is set in the slice, and
+	 * the worker tells CPU-RM after its slices, under the device lock.
+	 */
+	bool rc_pending;
+	u64 rc_wait_ns;			/* status queue full since; 0: not */
 	u64 gr_seq;			/* compute state writes (gr_rec) */
 	struct vgsp_fifo_stats st;
 };
@@ -180,7 +190,11 @@ static inline u32 vgsp_chan_token(const struct vgsp_chan *ch)
 
 /* A doorbell write: token → channel, mark pending, wake. Device lock. */
 void vgsp_fifo_doorbell(struct vgsp_dev *dev, u32 token);
-/* Stop @ch and tell the guest through its error notifier. Fifo lock. */
+/*
+ * Stop @ch and tell the guest: its error notifier now, then (queued, the
+ * worker posts them after its slice) the Xid and the RC notification GSP-RM
+ * sends CPU-RM. Fifo lock.
+ */
 void vgsp_fifo_chan_error(struct vgsp_dev *dev, struct vgsp_chan *ch,
 			  u32 code);
 /*

@@ -140,6 +140,35 @@ static void gsp_work(void *arg)
 	vgsp_dev_unlock(dev);
 }
 
+int vgsp_gsp_rc_post(struct vgsp_dev *dev, const struct vgsp_rc_event *rc,
+		     u8 *parts)
+{
+	struct vgsp_gsp *gsp = dev->gsp;
+	u8 *m;
+
+	if (!gsp || gsp->boot != VGSP_BOOT_RUNNING)
+		return -ENODEV;
+	m = gsp->tx + VGSP_ELEM_HDR;
+	while (*parts & VGSP_RC_PARTS) {
+		u8 part = *parts & VGSP_RC_PART_XID ? VGSP_RC_PART_XID :
+						      VGSP_RC_PART_NOTIFY;
+		u32 cap = VGSP_MSG_MAX - VGSP_ELEM_HDR, len;
+		int ret;
+
+		len = part == VGSP_RC_PART_XID ?
+		      gsp->abi->xid_event(gsp, rc, m, cap) :
+		      gsp->abi->rc_event(gsp, rc, m, cap);
+		ret = vgsp_msgq_send(gsp, gsp->tx, len);
+		if (ret == -ENOSPC)
+			return -EAGAIN;		/* counted: statq_full */
+		if (ret)
+			return ret;
+		*parts &= ~part;
+		gsp->st.e.rc_events++;
+	}
+	return 0;
+}
+
 unsigned int vgsp_rpc_inline_us = VGSP_RPC_INLINE_US_DEFAULT;
 
 /*

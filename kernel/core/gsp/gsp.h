@@ -38,6 +38,40 @@ unsigned int vgsp_gsp_reg_tables(const struct vgsp_chip *chip,
 bool vgsp_gsp_nonstall_raise(struct vgsp_dev *dev, u32 engine_type);
 
 /*
+ * A channel stopped (fifo/ has written its error notifier): what GSP-RM's
+ * RC (robust channel) handling then tells CPU-RM, in this order:
+ *  - VGSP_RC_PART_XID: the Xid. CPU-RM prints "NVRM: Xid (PCI:...):
+ *    <exc_type>, pid=<pid>, name=<process>, <msg>", the process being the
+ *    owner of the channel at (runlist, chid);
+ *  - VGSP_RC_PART_NOTIFY: the RC notification. CPU-RM finds the channel
+ *    by (engine_type, chid), wakes the events registered on its error
+ *    notifier (what a blocking-sync CUDA process sleeps on) and the
+ *    subdevice's RC_ERROR events, and journals it.
+ * The ids must name a channel CPU-RM allocated: the ones of its alloc.
+ */
+#define VGSP_RC_MSG_LEN		128
+#define VGSP_RC_PART_XID	0x1
+#define VGSP_RC_PART_NOTIFY	0x2
+#define VGSP_RC_PARTS		(VGSP_RC_PART_XID | VGSP_RC_PART_NOTIFY)
+
+struct vgsp_rc_event {
+	u32 engine_type;		/* NV2080_ENGINE_TYPE of the channel */
+	u32 runlist, chid;
+	u32 exc_type;			/* ROBUST_CHANNEL_*: the Xid */
+	char msg[VGSP_RC_MSG_LEN];	/* NUL-terminated */
+};
+
+/*
+ * Post the parts of @rc still set in *@parts, in order, clearing each one
+ * posted. 0: all posted; -EAGAIN: the status queue is full (the guest
+ * drains it without ringing: try again later); -ENODEV: no GSP runs, so
+ * there is nobody to tell; -EFAULT: the queue's guest memory failed.
+ * Device lock held.
+ */
+int vgsp_gsp_rc_post(struct vgsp_dev *dev, const struct vgsp_rc_event *rc,
+		     u8 *parts);
+
+/*
  * The RPC fast path: a doorbell answers the commands already queued in its
  * own BAR trap, while each is one record (a request of at most one queue
  * slot) and until this many microseconds have passed since the trap began;

@@ -105,6 +105,7 @@
 	X(msgs_tx)		/* messages posted (replies+events) */	\
 	X(irqs)			/* interrupts raised */			\
 	X(nonstall_raised)	/* engine non-stall vectors set pending */ \
+	X(rc_events)		/* stopped-channel events posted (Xid, RC) */ \
 	X(unknown_functions)						\
 	X(unknown_controls)	/* control calls answered NOT_SUPPORTED */ \
 	X(version_refused)	/* unsupported guest driver */		\

@@ -21,6 +21,8 @@ static const struct {
 	{ R535_FN_GSP_RM_CONTROL, "GSP_RM_CONTROL" },
 	{ R535_FN_GSP_RM_ALLOC, "GSP_RM_ALLOC" },
 	{ R535_EVENT_GSP_INIT_DONE, "GSP_INIT_DONE" },
+	{ R535_EVENT_RC_TRIGGERED, "RC_TRIGGERED" },
+	{ R535_EVENT_OS_ERROR_LOG, "OS_ERROR_LOG" },
 };
 
 const char *r535_fn_name(u32 function)

@@ -49,8 +49,41 @@ enum r535_function {
 	R535_FN_NUM = 203,
 };
 
-/* NV_VGPU_MSG_EVENT_* */
+/* NV_VGPU_MSG_EVENT_* (rpc_global_enums.h) */
 #define R535_EVENT_GSP_INIT_DONE	0x1001
+#define R535_EVENT_RC_TRIGGERED		0x1004
+#define R535_EVENT_OS_ERROR_LOG		0x1006
+
+/*
+ * rpc_rc_triggered_v17_02 (g_rpc-structures.h), read by CPU-RM's
+ * _kgspRpcRCTriggered (kernel_gsp.c): the channel is looked up by
+ * (nv2080EngineType -> runlist, chid) when gfid is the PF's (0);
+ * rcJournalBufferSize bytes of RcDiag records follow.
+ */
+#define R535_RCT_ENGINE_TYPE		0x00
+#define R535_RCT_CHID			0x04
+#define R535_RCT_GFID			0x08
+#define R535_RCT_EXCEPT_TYPE		0x0c
+#define R535_RCT_SCOPE			0x10	/* RC_NOTIFIER_SCOPE_* */
+#define R535_RCT_PARTITION_ID		0x14	/* u16 */
+#define R535_RCT_JOURNAL_SIZE		0x18
+#define R535_RCT_SIZE			0x1c	/* rcJournalBuffer[] follows */
+#define R535_RC_SCOPE_CHANNEL		0
+#define R535_GFID_PF			0
+/* KMIGMGR_INSTANCE_ATTRIBUTION_ID_INVALID: 15 * 15 + 8 (no MIG) */
+#define R535_ATTRIBUTION_ID_INVALID	233
+
+/*
+ * rpc_os_error_log_v17_00, read by _kgspRpcOsErrorLog: the channel by
+ * (runlistId, chid) for the process named in the Xid line, then
+ * nvErrorLog_va(exceptType, "%s", errString).
+ */
+#define R535_OEL_EXCEPT_TYPE		0x00
+#define R535_OEL_RUNLIST		0x04
+#define R535_OEL_CHID			0x08
+#define R535_OEL_STRING			0x0c	/* char[0x100] */
+#define R535_OEL_STRING_LEN		0x100
+#define R535_OEL_SIZE			0x10c
 
 /* NV_STATUS values the emulation returns */
 #define NV_OK				0x00

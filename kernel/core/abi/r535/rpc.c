@@ -454,6 +454,52 @@ static u32 r535_init_done(struct vgsp_gsp *gsp, u8 *rep, u32 cap)
 		      NV_OK);
 }
 
+/*
+ * A stopped channel (struct vgsp_rc_event): first the Xid (OS_ERROR_LOG:
+ * CPU-RM prints it, naming the process of the channel at runlist/chid),
+ * then the RC notification (RC_TRIGGERED: CPU-RM finds the channel by
+ * engine type and ChID, wakes the events on its error notifier and the
+ * RC_ERROR subdevice events). The error notifier itself is written by
+ * the GSP (here: fifo/), as GSP-RM does; no RcDiag records are sent.
+ */
+static u32 r535_xid_event(struct vgsp_gsp *gsp, const struct vgsp_rc_event *rc,
+			  u8 *rep, u32 cap)
+{
+	u8 *p = rep + R535_RPC_HDR_SIZE;
+	u32 n;
+
+	if (cap < R535_RPC_HDR_SIZE + R535_OEL_SIZE)
+		return 0;
+	memset(p, 0, R535_OEL_SIZE);
+	vgsp_put32(p, R535_OEL_EXCEPT_TYPE, rc->exc_type);
+	vgsp_put32(p, R535_OEL_RUNLIST, rc->runlist);
+	vgsp_put32(p, R535_OEL_CHID, rc->chid);
+	for (n = 0; n < R535_OEL_STRING_LEN - 1 && n < VGSP_RC_MSG_LEN &&
+	     rc->msg[n]; n++)
+		p[R535_OEL_STRING + n] = rc->msg[n];
+	return header(rep, R535_EVENT_OS_ERROR_LOG,
+		      R535_RPC_HDR_SIZE + R535_OEL_SIZE, NV_OK);
+}
+
+static u32 r535_rc_event(struct vgsp_gsp *gsp, const struct vgsp_rc_event *rc,
+			 u8 *rep, u32 cap)
+{
+	u8 *p = rep + R535_RPC_HDR_SIZE;
+
+	if (cap < R535_RPC_HDR_SIZE + R535_RCT_SIZE)
+		return 0;
+	memset(p, 0, R535_RCT_SIZE);
+	vgsp_put32(p, R535_RCT_ENGINE_TYPE, rc->engine_type);
+	vgsp_put32(p, R535_RCT_CHID, rc->chid);
+	vgsp_put32(p, R535_RCT_GFID, R535_GFID_PF);
+	vgsp_put32(p, R535_RCT_EXCEPT_TYPE, rc->exc_type);
+	vgsp_put32(p, R535_RCT_SCOPE, R535_RC_SCOPE_CHANNEL);
+	vgsp_put16(p, R535_RCT_PARTITION_ID, R535_ATTRIBUTION_ID_INVALID);
+	vgsp_put32(p, R535_RCT_JOURNAL_SIZE, 0);
+	return header(rep, R535_EVENT_RC_TRIGGERED,
+		      R535_RPC_HDR_SIZE + R535_RCT_SIZE, NV_OK);
+}
+
 static u32 r535_rpc_length(const u8 *hdr)
 {
 	return vgsp_get32(hdr, R535_RPC_LENGTH);
@@ -514,6 +560,8 @@ const struct vgsp_abi vgsp_abi_r535 = {
 	.name = "r535",
 	.handle = r535_handle,
 	.init_done = r535_init_done,
+	.xid_event = r535_xid_event,
+	.rc_event = r535_rc_event,
 	.rpc_length = r535_rpc_length,
 	.max_reply = r535_max_reply,
 	.rpc_hdr_size = R535_RPC_HDR_SIZE,
