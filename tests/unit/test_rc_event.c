@@ -471,6 +471,37 @@ static void test_statq_full_deferred(void **state)
 	assert_int_equal(s.rc_unsent, 0);
 }
 
+static bool gone(struct vgsp_dev *dev, u32 client, u32 handle)
+{
+	return false;
+}
+
+/*
+ * CPU-RM frees the channel while its events wait for room: they are not
+ * sent (CPU-RM would find no such ChID), counted as unsent.
+ */
+static void test_freed_before_told(void **state)
+{
+	struct inproc *ip = *state;
+	int i;
+
+	shm_w32(ip->c, CMDQ_OFF + 0x20, 0xffffffffu);
+	make_channel(ip, ENGINE_GR0, 0);
+	submit(ip, 0, pb_launch, VGSP_ARRAY_SIZE(pb_launch));
+	wait_errnot(ip);
+	for (i = 0; i < 2000 && !fifo_st(ip).rc_deferred; i++)
+		nap();
+	assert_true(fifo_st(ip).rc_deferred > 0);
+	vgsp_dev_lock(ip->dev);
+	vgsp_fifo_chan_prune(ip->dev, CLIENT, gone);
+	vgsp_dev_unlock(ip->dev);
+	shm_w32(ip->c, CMDQ_OFF + 0x20, ip->c->stat_rptr);
+	expect_quiet(ip);
+	assert_int_equal(fifo_st(ip).rc_unsent, 1);
+	assert_int_equal(fifo_st(ip).rc_posted, 0);
+	assert_int_equal(gsp_rc_events(ip), 0);
+}
+
 /* Without a running GSP there is nobody to tell: counted, nothing sent. */
 static void test_no_gsp_unsent(void **state)
 {
@@ -501,6 +532,8 @@ int main(void)
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_statq_full_deferred,
 						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_freed_before_told, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_no_gsp_unsent, setup,
 						teardown),
 	};

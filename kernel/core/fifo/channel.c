@@ -112,6 +112,8 @@ int vgsp_fifo_create(struct vgsp_dev *dev)
 /* @ch goes: the backend drops its part, then the slot is free. Both locks. */
 static void chan_release(struct vgsp_dev *dev, struct vgsp_chan *ch)
 {
+	if (ch->rc_todo)	/* its stop was not told yet: nobody to tell */
+		dev->fifo->st.rc_unsent++;
 	if (dev->backend->chan_gone)
 		dev->backend->chan_gone(dev, ch);
 	vgsp_free(ch->gr_rec);
