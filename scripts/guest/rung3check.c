@@ -770,6 +770,19 @@ static int dfree(struct run *r, struct bufs *b)
 	return ok;
 }
 
+/* The result: @sz bytes of @dev into @got (pre-poisoned), checked against @want, hashed. */
+static int fetch_check(struct run *r, const char *what, void *got, CUdeviceptr dev,
+		       const void *want, size_t sz, size_t elem)
+{
+	stage("copy out");
+	memset(got, 0xa5, sz);
+	if (!cu(r, cuMemcpyDtoH_v2(got, dev, sz), "cuMemcpyDtoH result") ||
+	    !same(r, what, got, want, sz, elem))
+		return 0;
+	hash_out(r, got, sz);
+	return 1;
+}
+
 /* --- vectorAdd ------------------------------------------------------------------------------ */
 
 static int t_vectoradd(struct run *r)
@@ -805,12 +818,8 @@ static int t_vectoradd(struct run *r)
 	void *p[] = { &da, &db, &dc, &nn };
 	if (!launch1(r, func(r, "r3_vadd"), n, 256, NULL, p, 1))
 		goto out;
-	stage("copy out");
-	memset(got, 0xa5, sz);
-	if (!cu(r, cuMemcpyDtoH_v2(got, dc, sz), "cuMemcpyDtoH c") ||
-	    !same(r, "c = a + b", got, want, sz, 4))
+	if (!fetch_check(r, "c = a + b", got, dc, want, sz, 4))
 		goto out;
-	hash_out(r, got, sz);
 	ok = 1;
 out:
 	if (!opt.cpu_only)
@@ -953,12 +962,8 @@ static int t_matmul(struct run *r)
 		      "cuLaunchKernel") ||
 	    !cu(r, cuCtxSynchronize(), "cuCtxSynchronize after launch"))
 		goto out;
-	stage("copy out");
-	memset(got, 0xa5, sc);
-	if (!cu(r, cuMemcpyDtoH_v2(got, dc, sc), "cuMemcpyDtoH C") ||
-	    !same(r, "C = A B", got, want, sc, 4))
+	if (!fetch_check(r, "C = A B", got, dc, want, sc, 4))
 		goto out;
-	hash_out(r, got, sc);
 	ok = 1;
 out:
 	if (!opt.cpu_only)
@@ -1267,12 +1272,8 @@ static int t_fma(struct run *r)
 	printf("rung3check: note fma %u threads x %u fma x %d launches: %.3f ms, %.1f GFLOP/s "
 		       "(events, not hashed)\n", n, 8 * FMA_ITERS, FMA_REPS, ms,
 		       2.0 * 8 * FMA_ITERS * (double)n * FMA_REPS / (ms * 1e6));
-	stage("copy out");
-	memset(got, 0xa5, sz);
-	if (!cu(r, cuMemcpyDtoH_v2(got, dout, sz), "cuMemcpyDtoH out") ||
-	    !same(r, "fma chains", got, want, sz, 4))
+	if (!fetch_check(r, "fma chains", got, dout, want, sz, 4))
 		goto out;
-	hash_out(r, got, sz);
 	ok = 1;
 out:
 	if (e0)
