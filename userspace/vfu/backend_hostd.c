@@ -130,18 +130,26 @@ static int leaf(void *ctx, u64 va, const struct vgsp_xlate *x)
 	}
 	while (len) {
 		struct win *w = NULL;
-		u64 n;
+		u64 n, gap = len;	/* bytes up to the next window */
 
-		for (i = 0; i < h->nwin; i++)
+		for (i = 0; i < h->nwin; i++) {
 			if (pa >= h->win[i].iova &&
 			    pa - h->win[i].iova < h->win[i].size)
 				w = &h->win[i];
+			else if (h->win[i].iova > pa &&
+				 h->win[i].iova - pa < gap)
+				gap = h->win[i].iova - pa;
+		}
 		if (!w) {
-			/* not guest RAM we were given: the GPU gets nothing */
+			/*
+			 * Not guest RAM we were given: the GPU gets nothing.
+			 * Skip to the next window in one step, so a guest's
+			 * huge unbacked pages cost one pass, not one per 4 KiB.
+			 */
 			rb->unbacked++;
-			pa += 4096;
-			va += 4096;
-			len = len > 4096 ? len - 4096 : 0;
+			pa += gap;
+			va += gap;
+			len -= gap;
 			continue;
 		}
 		n = w->size - (pa - w->iova);
