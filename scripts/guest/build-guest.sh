@@ -1,13 +1,16 @@
 #!/bin/sh
 # build-guest.sh — build the stock-driver guest for rung 1: a Debian 6.1 kernel (downloaded and
-# unpacked, never installed), NVIDIA open kernel modules 535.261.03 built from Debian's
+# unpacked, never installed), NVIDIA open kernel modules built from Debian's
 # nvidia-open-kernel-source against that kernel, nvidia-smi/NVML/libcuda from non-free, the GSP
 # firmware the driver requests, and a busybox initramfs whose /init loads nvidia.ko, runs
 # nvidia-smi and prints a verdict. Every stage is cached by version under .cache/guest/.
+# The driver version picks the Debian release its packages come from: 535.261.03 from bookworm,
+# 550.163.01 from trixie (userspace, libc and busybox from that release too, so the binaries
+# find the glibc they were linked against); the guest kernel is bookworm's 6.1 for both.
 #
 # usage: scripts/guest/build-guest.sh        prints "KERNEL=<path>", "INITRD=<path>" and
 #                                            "NV_VER=<guest driver version>" at the end
-# env:   NV_VER (535.261.03)  JOBS (nproc)
+# env:   NV_VER (535.261.03 or 550.163.01)  JOBS (nproc)
 set -eu
 VGSP_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 . "$VGSP_ROOT/scripts/guest/apt-private.sh"
@@ -20,8 +23,25 @@ now() { date +%s; }
 # $1 newer than $2 (POSIX sh has no test -nt).
 newer() { [ -n "$(find "$1" -prune -newer "$2" 2>/dev/null)" ]; }
 
+case $NV_VER in
+535.*) NV_REL=bookworm ;;
+550.*) NV_REL=trixie ;;
+*) log "no Debian release known for driver $NV_VER (535.* bookworm, 550.* trixie)"; exit 2 ;;
+esac
+# The driver's own universe (a separate one for trixie: .cache/guest/apt/trixie holds only
+# main for QEMU). Its Debian revision is whatever that release ships (535: -1, 550: -2).
+if [ "$NV_REL" != bookworm ]; then
+	apt_setup "$NV_REL-nf" "$NV_REL $NV_REL-updates" "main contrib non-free non-free-firmware"
+	apt_update
+	NV_DEB=$(apt_ver nvidia-smi)
+	case $NV_DEB in "$NV_VER"-*) ;; *)
+		log "$NV_REL ships nvidia-smi ${NV_DEB:-none}, not $NV_VER"; exit 1 ;; esac
+	NV_APT_OPTS=$APT_OPTS
+fi
 apt_setup bookworm "bookworm bookworm-updates" "main contrib non-free non-free-firmware"
 apt_update
+[ "$NV_REL" != bookworm ] || { NV_DEB=$NV_VER-1; NV_APT_OPTS=$APT_OPTS; }
+KERNEL_APT_OPTS=$APT_OPTS
 
 # --- 1. kernel -------------------------------------------------------------------------------
 # shellcheck disable=SC2086 # APT_OPTS is a list of options
@@ -50,7 +70,9 @@ VMLINUZ="$KDIR/boot/vmlinuz-$KREL"
 NVDIR="$GUEST_CACHE/nvidia-$NV_VER-$KREL"
 if [ ! -e "$NVDIR/.done" ]; then
 	t0=$(now)
-	apt_fetch "$GUEST_CACHE/debs/nvidia-$NV_VER" "nvidia-open-kernel-source=$NV_VER-1"
+	APT_OPTS=$NV_APT_OPTS
+	apt_fetch "$GUEST_CACHE/debs/nvidia-$NV_VER" "nvidia-open-kernel-source=$NV_DEB"
+	APT_OPTS=$KERNEL_APT_OPTS
 	src="$NVDIR/src"
 	rm -rf "$NVDIR"; mkdir -p "$src"
 	dpkg -x "$GUEST_CACHE/debs/nvidia-$NV_VER"/nvidia-open-kernel-source_*.deb "$NVDIR/pkg"
@@ -79,18 +101,25 @@ fi
 # The package list is the cache key: .done holds the list it was unpacked from, so adding a
 # package here re-unpacks (a few seconds) without touching the other stages.
 USR="$GUEST_CACHE/guest-user-$NV_VER"
-USER_PKGS="nvidia-smi=$NV_VER-1 libnvidia-ml1=$NV_VER-1 libcuda1=$NV_VER-1
- libnvidia-ptxjitcompiler1=$NV_VER-1 firmware-nvidia-gsp=$NV_VER-1 busybox-static libc6"
+USER_PKGS="nvidia-smi=$NV_DEB libnvidia-ml1=$NV_DEB libcuda1=$NV_DEB
+ libnvidia-ptxjitcompiler1=$NV_DEB firmware-nvidia-gsp=$NV_DEB busybox-static libc6"
 if [ "$(cat "$USR/.done" 2>/dev/null)" != "$USER_PKGS" ]; then
 	t0=$(now)
 	d="$GUEST_CACHE/debs/guest-user-$NV_VER"
+	APT_OPTS=$NV_APT_OPTS
 	# shellcheck disable=SC2086 # a list of packages
 	apt_fetch "$d" $USER_PKGS
+	APT_OPTS=$KERNEL_APT_OPTS
 	rm -rf "$USR"; mkdir -p "$USR"
 	for f in "$d"/*.deb; do dpkg -x "$f" "$USR"; done
 	echo "$USER_PKGS" > "$USR/.done"
 	log "guest userspace unpacked in $(( $(now) - t0 )) s"
 fi
+# trixie's packages are merged-/usr (firmware, libc and busybox under usr/ only): the same
+# paths as bookworm's through two links.
+for d in lib bin; do
+	[ -e "$USR/$d" ] || [ ! -d "$USR/usr/$d" ] || ln -s "usr/$d" "$USR/$d"
+done
 [ -n "$(find "$USR/usr/lib/x86_64-linux-gnu" -name 'libnvidia-ptxjitcompiler.so.*' | head -1)" ] ||
 	{ log "no libnvidia-ptxjitcompiler.so in libnvidia-ptxjitcompiler1"; exit 1; }
 FW="lib/firmware/nvidia/$NV_VER/gsp_ga10x.bin"

@@ -686,14 +686,16 @@ static void queue_prestart(struct rp_client *c)
 	  FN_SET_REGISTRY, c->cmd_wptr);
 }
 
-static void guest_system_info(struct rp_client *c, const char *version)
+/* SET_GUEST_SYSTEM_INFO naming @version with vgx version @major.@minor. */
+static void guest_system_info_vgx(struct rp_client *c, const char *version,
+				  uint32_t major, uint32_t minor)
 {
 	uint8_t p[0x318];
 	int irq;
 
 	memset(p, 0, sizeof(p));
-	put32(p, 0x00, 0x23);
-	put32(p, 0x04, 0x05);
+	put32(p, 0x00, major);
+	put32(p, 0x04, minor);
 	put32(p, 0x08, 256);
 	put32(p, 0x0c, 256);
 	put32(p, 0x10, 256);
@@ -705,6 +707,12 @@ static void guest_system_info(struct rp_client *c, const char *version)
 	T(c, "rpc SET_GUEST_SYSTEM_INFO result=0x%x vgx=0x%x.0x%x%s",
 	  rep_result(c), get32(rep_payload(c), 0), get32(rep_payload(c), 4),
 	  irq_str(irq));
+}
+
+/* 535.261.03's vgx version 0x23.0x05 */
+static void guest_system_info(struct rp_client *c, const char *version)
+{
+	guest_system_info_vgx(c, version, 0x23, 0x05);
 }
 
 static void uuid_text(const uint8_t *u, char *out)

@@ -467,6 +467,77 @@ static void test_unsupported_version(void **state)
 	rp_free(c);
 }
 
+/*
+ * Issue #14: the ABI is chosen by the guest's announcement. 550.163.01
+ * (vgx 0x25.0x1b) gets abi/r550: its static info is 550's layout (0x888
+ * bytes, no computeBranding, the name at 0x72c, the internal handles at
+ * 0x878); a version no ABI carries is refused with NOT_SUPPORTED and one
+ * error line naming it; a known driver string with another vgx version
+ * is refused too.
+ */
+static u32 gated_rpc(struct rp_client *c, u32 fn);
+
+static void test_abi_chosen_by_version(void **state)
+{
+	struct inproc *ip = *state;
+	struct rp_client *c = rp_new(&ip->t);
+	unsigned int before;
+	uint8_t si[0x888];
+	char line[512];
+	const uint8_t *r;
+	int irq;
+
+	assert_non_null(c);
+	assert_int_equal(rp_boot(c), 0);
+	assert_ptr_equal(ip->dev->gsp->abi, &vgsp_abi_r535);
+	guest_system_info_vgx(c, "550.163.01", 0x25, 0x1b);
+	assert_int_equal(rep_result(c), 0);
+	assert_ptr_equal(ip->dev->gsp->abi, &vgsp_abi_r550);
+	assert_true(ip->dev->gsp->version_ok);
+	memset(si, 0, sizeof(si));
+	assert_int_equal(rpc(c, FN_GET_GSP_STATIC_INFO, si, sizeof(si), 0,
+			     &irq), 0);
+	assert_int_equal(rep_result(c), 0);
+	assert_int_equal(c->rep_len, RPC_HDR + 0x888);
+	r = rep_payload(c);
+	assert_string_equal((const char *)r + 0x72c,
+			    ip->dev->profile->product);
+	assert_int_equal(r[0x833], 1);			/* bIsTesla */
+	assert_int_equal(get32(r, 0x358), 2);		/* numFBRegions */
+	assert_int_equal(get64(r, 0x6e8), ip->dev->profile->fb_size);
+	assert_int_equal(get32(r, 0x878), 0xc1fe0001);	/* hInternalClient */
+	assert_int_equal(get32(r, 0x880), 0x5d1fe001);	/* hInternalSubdevice */
+	/* 535's computeBranding word (0x650) is inside 550's fbRegion[9] */
+	assert_int_equal(get32(r, 0x650), 0);
+
+	/* a GSP reboot forgets the announcement: back to the default ABI */
+	wr(c, GSP_ENGINE, 1);
+	wr(c, GSP_ENGINE, 0);
+	assert_ptr_equal(ip->dev->gsp->abi, &vgsp_abi_r535);
+	assert_int_equal(boot_to_init_done(c), 0);
+
+	/* a made-up version: refused, one error line naming it */
+	before = vgsp_os_user_log_count(VGSP_LOG_ERR);
+	guest_system_info_vgx(c, "612.34.56", 0x2a, 0x07);
+	assert_int_equal(rep_result(c), 0x56);		/* NV_ERR_NOT_SUPPORTED */
+	assert_int_equal(vgsp_os_user_log_count(VGSP_LOG_ERR), before + 1);
+	vgsp_os_user_last_error(line, sizeof(line));
+	assert_non_null(strstr(line, "\"612.34.56\""));
+	assert_non_null(strstr(line, "vgx 0x2a.0x7"));
+	assert_non_null(strstr(line, "535.261.03, 550.163.01"));
+	assert_ptr_equal(ip->dev->gsp->abi, &vgsp_abi_r535);
+	assert_int_equal(gated_rpc(c, FN_GET_GSP_STATIC_INFO), 0x40);
+	assert_int_equal(errs(ip).version_refused, 1);
+
+	/* 550.163.01 with 535's vgx version: no ABI has that pair */
+	vgsp_dev_reset(ip->dev);
+	assert_int_equal(rp_boot(c), 0);
+	guest_system_info_vgx(c, "550.163.01", 0x23, 0x05);
+	assert_int_equal(rep_result(c), 0x56);
+	assert_true(ip->dev->gsp->refused);
+	rp_free(c);
+}
+
 static void sleep_ms(unsigned int ms)
 {
 	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
@@ -805,6 +876,8 @@ int main(void)
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_statq_full_no_spin, setup,
 						teardown),
+		cmocka_unit_test_setup_teardown(test_abi_chosen_by_version,
+						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_version_gate, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_views, setup, teardown),

@@ -80,6 +80,8 @@ static u64 u_now_ns(void)
 }
 
 static unsigned int log_count[4];
+static pthread_mutex_t last_err_lock = PTHREAD_MUTEX_INITIALIZER;
+static char last_err[512];
 
 static void u_log(enum vgsp_log_level level, const char *fmt, ...)
 {
@@ -87,6 +89,13 @@ static void u_log(enum vgsp_log_level level, const char *fmt, ...)
 
 	if ((unsigned int)level < 4)
 		__atomic_add_fetch(&log_count[level], 1, __ATOMIC_RELAXED);
+	if (level == VGSP_LOG_ERR) {
+		pthread_mutex_lock(&last_err_lock);
+		va_start(ap, fmt);
+		vsnprintf(last_err, sizeof(last_err), fmt, ap);
+		va_end(ap);
+		pthread_mutex_unlock(&last_err_lock);
+	}
 	if ((int)level > log_threshold)
 		return;
 	va_start(ap, fmt);
@@ -321,4 +330,13 @@ unsigned int vgsp_os_user_log_count(enum vgsp_log_level level)
 {
 	return (unsigned int)level < 4 ?
 	       __atomic_load_n(&log_count[level], __ATOMIC_RELAXED) : 0;
+}
+
+void vgsp_os_user_last_error(char *buf, size_t len)
+{
+	if (!len)
+		return;
+	pthread_mutex_lock(&last_err_lock);
+	snprintf(buf, len, "%s", last_err);
+	pthread_mutex_unlock(&last_err_lock);
 }

@@ -13,6 +13,8 @@
 void vgsp_os_user_init(void);
 /* How many log lines of @level were emitted (tests assert on logging). */
 unsigned int vgsp_os_user_log_count(enum vgsp_log_level level);
+/* The text of the last VGSP_LOG_ERR line, whatever the threshold. */
+void vgsp_os_user_last_error(char *buf, size_t len);
 
 /*
  * Trace events (enum vgsp_trace_event in vgsp_os.h) as text lines, without

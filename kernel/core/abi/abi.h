@@ -27,6 +27,16 @@ struct vgsp_rpc_outcome {
 
 struct vgsp_abi {
 	const char *name;		/* "r535" */
+	/*
+	 * The guest driver this ABI speaks for, as SET_GUEST_SYSTEM_INFO
+	 * announces it (driverVersionBuffer, vgx version). The transport
+	 * starts with vgsp_abi_default; the announcement picks the ABI of
+	 * that version for the rest of the boot (vgsp_abi_find).
+	 */
+	const char *driver_version;	/* "535.261.03" */
+	u32 vgx_major, vgx_minor;
+	/* Version-specific numbers the shared code reads (abi/<ver>/). */
+	const void *layout;
 
 	/*
 	 * Handle one command. @req holds the RPC header and payload, @len
@@ -82,5 +92,18 @@ struct vgsp_abi {
 };
 
 extern const struct vgsp_abi vgsp_abi_r535;
+extern const struct vgsp_abi vgsp_abi_r550;
+/* The ABI a GSP speaks before (and after a reset clears) an announcement. */
+#define vgsp_abi_default vgsp_abi_r535
+
+/*
+ * The ABI whose driver version and vgx version match exactly what the
+ * guest announced; NULL when none does (the guest is refused). Lists
+ * every ABI the core carries (abi/abi.c).
+ */
+const struct vgsp_abi *vgsp_abi_find(const char *driver_version,
+				     u32 vgx_major, u32 vgx_minor);
+/* Every supported driver version, ", "-separated, into @buf (NUL-ended). */
+void vgsp_abi_versions(char *buf, unsigned int len);
 
 #endif /* VGSP_ABI_H */

@@ -13,8 +13,11 @@
 
 static const struct vgsp_abi *abi_for(const struct vgsp_dev *dev)
 {
-	/* One ABI today; the guest's version is checked at SET_GUEST_SYSTEM_INFO. */
-	return &vgsp_abi_r535;
+	/*
+	 * Until the guest names its driver (SET_GUEST_SYSTEM_INFO, the same
+	 * layout in every branch abi/ carries), which then picks the ABI.
+	 */
+	return &vgsp_abi_default;
 }
 
 u32 vgsp_gsp_reg(struct vgsp_gsp *gsp, u32 off)
@@ -225,6 +228,7 @@ static void gsp_firmware_reset(struct vgsp_gsp *gsp)
 	memset(&gsp->q, 0, sizeof(gsp->q));
 	gsp->version_ok = false;	/* a rebooted GSP needs a new handshake */
 	gsp->guest_version[0] = '\0';
+	gsp->abi = abi_for(gsp->dev);	/* and names its driver again */
 	vgsp_bar_unbind(gsp->dev);	/* GSP-RM's BAR bindings are gone */
 	/* and so are its channels and VA spaces */
 	vgsp_fifo_reset(gsp->dev);

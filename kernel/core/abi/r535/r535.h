@@ -202,6 +202,49 @@ enum r535_function {
 #define R535_H_INTERNAL_DEVICE		0xde1fe001
 #define R535_H_INTERNAL_SUBDEVICE	0x5d1fe001
 
+/*
+ * What the branches that reuse this directory's code (abi/r550/) lay out
+ * differently, read through r535_lay(gsp). Everything not in here is the
+ * same in every such branch; abi/r535 fills r535_layout from the R535_*
+ * values above. An offset of 0 is a field the branch does not have.
+ */
+struct r535_layout {
+	/* GspStaticConfigInfo */
+	u32 si_size;
+	u32 si_fb_num_regions, si_fb_region, si_compute_branding;
+	u32 si_engine_caps, si_fb_length, si_fbio_mask, si_fb_bus_width;
+	u32 si_fbp_mask, si_l2_cache_size;
+	u32 si_name, si_short_name, si_name_unicode, si_is_tesla;
+	u32 si_bar1_pde_base, si_bar2_pde_base;
+	u32 si_h_internal_client, si_h_internal_device;
+	u32 si_h_internal_subdevice;
+};
+
+extern const struct r535_layout r535_layout;
+
+static inline const struct r535_layout *r535_lay(const struct vgsp_gsp *gsp)
+{
+	return gsp->abi->layout;
+}
+
+/* The largest static info of the branches above (the reply cap). */
+#define R535_SI_SIZE_MAX		0x900
+
+/* abi/r535 operations abi/r550 reuses as they are */
+u32 r535_handle(struct vgsp_gsp *gsp, const u8 *req, u32 len,
+		u8 *rep, u32 cap, struct vgsp_rpc_outcome *out);
+u32 r535_init_done(struct vgsp_gsp *gsp, u8 *rep, u32 cap);
+u32 r535_xid_event(struct vgsp_gsp *gsp, const struct vgsp_rc_event *rc,
+		   u8 *rep, u32 cap);
+u32 r535_rc_event(struct vgsp_gsp *gsp, const struct vgsp_rc_event *rc,
+		  u8 *rep, u32 cap);
+u32 r535_rpc_length(const u8 *hdr);
+u32 r535_max_reply(u32 len);
+u32 r535_rpc_function(const u8 *hdr);
+u32 r535_rpc_total(const u8 *rpc, u32 len);
+void r535_rpc_frame(u8 *hdr, u32 function, u32 length);
+void r535_reset(struct vgsp_gsp *gsp);
+
 /* abi/r535 internals */
 u32 r535_static_info(struct vgsp_gsp *gsp, u8 *si, u32 cap);
 u32 r535_control(struct vgsp_gsp *gsp, u32 cmd, u8 *params, u32 size,

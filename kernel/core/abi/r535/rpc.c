@@ -63,9 +63,17 @@ static void copy_version(char *dst, unsigned int size, const u8 *src,
 	dst[i] = '\0';
 }
 
+/*
+ * The guest names its driver; the GSP speaks that driver's ABI from here
+ * on (gsp->abi, until the GSP is reset), or refuses it. The payload is
+ * rpc_set_guest_system_info_v03_00 in every branch abi/ carries, so the
+ * ABI the GSP started with can read it whatever the guest is.
+ */
 static u32 set_guest_system_info(struct r535_call *c)
 {
 	struct vgsp_gsp *gsp = c->gsp;
+	const struct vgsp_abi *abi;
+	char known[64];
 	u32 major, minor;
 	u8 *p;
 
@@ -81,17 +89,18 @@ static u32 set_guest_system_info(struct r535_call *c)
 	minor = vgsp_get32(p, R535_SGSI_VGX_MINOR);
 	copy_version(gsp->guest_version, sizeof(gsp->guest_version),
 		     p + R535_SGSI_DRIVER_VERSION, 256);
-	if (major == R535_VGX_MAJOR && minor == R535_VGX_MINOR &&
-	    !strcmp(gsp->guest_version, R535_DRIVER_VERSION)) {
+	abi = vgsp_abi_find(gsp->guest_version, major, minor);
+	if (abi) {
+		gsp->abi = abi;
 		gsp->version_ok = true;
 		return reply(c, R535_SGSI_SIZE, NV_OK);
 	}
 	gsp->version_ok = false;
 	gsp->refused = true;
 	gsp->st.e.version_refused++;
-	vgsp_dev_log(gsp->dev, VGSP_LOG_ERR, "vgsp: %s: guest driver \"%s\" (vgx 0x%x.0x%x) is not supported; GSP ABI %s serves %s\n",
-		 gsp->dev->name, gsp->guest_version, major, minor,
-		 gsp->abi->name, R535_DRIVER_VERSION);
+	vgsp_abi_versions(known, sizeof(known));
+	vgsp_dev_log(gsp->dev, VGSP_LOG_ERR, "vgsp: %s: guest driver \"%s\" (vgx 0x%x.0x%x) is not supported; the GSP ABIs here serve %s\n",
+		 gsp->dev->name, gsp->guest_version, major, minor, known);
 	return reply(c, R535_SGSI_SIZE, NV_ERR_NOT_SUPPORTED);
 }
 
@@ -381,7 +390,7 @@ static u32 r535_dispatch(struct vgsp_gsp *gsp, const u8 *req, u32 len,
 	};
 
 	out->function = vgsp_get32(req, R535_RPC_FUNCTION);
-	if (len < R535_RPC_HDR_SIZE || cap < R535_RPC_HDR_SIZE + R535_SI_SIZE)
+	if (len < R535_RPC_HDR_SIZE || cap < R535_RPC_HDR_SIZE + R535_SI_SIZE_MAX)
 		return 0;
 	c.avail = len - R535_RPC_HDR_SIZE;
 	if (vgsp_get32(req, R535_RPC_VERSION) != R535_RPC_HDR_VERSION ||
@@ -434,8 +443,8 @@ static u32 r535_dispatch(struct vgsp_gsp *gsp, const u8 *req, u32 len,
  * buffer, whatever the result. A shorter reply (an error header) is
  * padded with the request's own bytes, as an echo.
  */
-static u32 r535_handle(struct vgsp_gsp *gsp, const u8 *req, u32 len,
-		       u8 *rep, u32 cap, struct vgsp_rpc_outcome *out)
+u32 r535_handle(struct vgsp_gsp *gsp, const u8 *req, u32 len,
+		u8 *rep, u32 cap, struct vgsp_rpc_outcome *out)
 {
 	u32 n = r535_dispatch(gsp, req, len, rep, cap, out);
 
@@ -447,7 +456,7 @@ static u32 r535_handle(struct vgsp_gsp *gsp, const u8 *req, u32 len,
 	return n;
 }
 
-static u32 r535_init_done(struct vgsp_gsp *gsp, u8 *rep, u32 cap)
+u32 r535_init_done(struct vgsp_gsp *gsp, u8 *rep, u32 cap)
 {
 	memset(rep + R535_RPC_HDR_SIZE, 0, 4);	/* rpc_init_done: not_used */
 	return header(rep, R535_EVENT_GSP_INIT_DONE, R535_RPC_HDR_SIZE + 4,
@@ -462,8 +471,8 @@ static u32 r535_init_done(struct vgsp_gsp *gsp, u8 *rep, u32 cap)
  * RC_ERROR subdevice events). The error notifier itself is written by
  * the GSP (here: fifo/), as GSP-RM does; no RcDiag records are sent.
  */
-static u32 r535_xid_event(struct vgsp_gsp *gsp, const struct vgsp_rc_event *rc,
-			  u8 *rep, u32 cap)
+u32 r535_xid_event(struct vgsp_gsp *gsp, const struct vgsp_rc_event *rc,
+		   u8 *rep, u32 cap)
 {
 	u8 *p = rep + R535_RPC_HDR_SIZE;
 	u32 n;
@@ -481,8 +490,8 @@ static u32 r535_xid_event(struct vgsp_gsp *gsp, const struct vgsp_rc_event *rc,
 		      R535_RPC_HDR_SIZE + R535_OEL_SIZE, NV_OK);
 }
 
-static u32 r535_rc_event(struct vgsp_gsp *gsp, const struct vgsp_rc_event *rc,
-			 u8 *rep, u32 cap)
+u32 r535_rc_event(struct vgsp_gsp *gsp, const struct vgsp_rc_event *rc,
+		  u8 *rep, u32 cap)
 {
 	u8 *p = rep + R535_RPC_HDR_SIZE;
 
@@ -500,12 +509,12 @@ static u32 r535_rc_event(struct vgsp_gsp *gsp, const struct vgsp_rc_event *rc,
 		      R535_RPC_HDR_SIZE + R535_RCT_SIZE, NV_OK);
 }
 
-static u32 r535_rpc_length(const u8 *hdr)
+u32 r535_rpc_length(const u8 *hdr)
 {
 	return vgsp_get32(hdr, R535_RPC_LENGTH);
 }
 
-static u32 r535_rpc_function(const u8 *hdr)
+u32 r535_rpc_function(const u8 *hdr)
 {
 	return vgsp_get32(hdr, R535_RPC_FUNCTION);
 }
@@ -515,7 +524,7 @@ static u32 r535_rpc_function(const u8 *hdr)
  * 535.261.03 (rpcRmApiControl_GSP: header + rpc_gsp_rm_control_v03_00 +
  * paramsSize bytes). Anything else is taken as complete.
  */
-static u32 r535_rpc_total(const u8 *rpc, u32 len)
+u32 r535_rpc_total(const u8 *rpc, u32 len)
 {
 	u64 total;
 
@@ -529,20 +538,20 @@ static u32 r535_rpc_total(const u8 *rpc, u32 len)
 	return total > 0xffffffffULL ? 0xffffffffU : (u32)total;
 }
 
-static void r535_rpc_frame(u8 *hdr, u32 function, u32 length)
+void r535_rpc_frame(u8 *hdr, u32 function, u32 length)
 {
 	vgsp_put32(hdr, R535_RPC_FUNCTION, function);
 	vgsp_put32(hdr, R535_RPC_LENGTH, length);
 }
 
-static u32 r535_max_reply(u32 len)
+u32 r535_max_reply(u32 len)
 {
-	return len > R535_RPC_HDR_SIZE + R535_SI_SIZE ?
-	       len : R535_RPC_HDR_SIZE + R535_SI_SIZE;
+	return len > R535_RPC_HDR_SIZE + R535_SI_SIZE_MAX ?
+	       len : R535_RPC_HDR_SIZE + R535_SI_SIZE_MAX;
 }
 
 /* The objects GSP-RM owns from the start (handles from static info). */
-static void r535_reset(struct vgsp_gsp *gsp)
+void r535_reset(struct vgsp_gsp *gsp)
 {
 	vgsp_obj_clear(&gsp->objs);
 	vgsp_obj_alloc(&gsp->objs, R535_H_INTERNAL_CLIENT, 0,
@@ -556,8 +565,34 @@ static void r535_reset(struct vgsp_gsp *gsp)
 	memset(gsp->unknown_fn_logged, 0, sizeof(gsp->unknown_fn_logged));
 }
 
+const struct r535_layout r535_layout = {
+	.si_size = R535_SI_SIZE,
+	.si_fb_num_regions = R535_SI_FB_NUM_REGIONS,
+	.si_fb_region = R535_SI_FB_REGION,
+	.si_compute_branding = R535_SI_COMPUTE_BRANDING,
+	.si_engine_caps = R535_SI_ENGINE_CAPS,
+	.si_fb_length = R535_SI_FB_LENGTH,
+	.si_fbio_mask = R535_SI_FBIO_MASK,
+	.si_fb_bus_width = R535_SI_FB_BUS_WIDTH,
+	.si_fbp_mask = R535_SI_FBP_MASK,
+	.si_l2_cache_size = R535_SI_L2_CACHE_SIZE,
+	.si_name = R535_SI_NAME,
+	.si_short_name = R535_SI_SHORT_NAME,
+	.si_name_unicode = R535_SI_NAME_UNICODE,
+	.si_is_tesla = R535_SI_IS_TESLA,
+	.si_bar1_pde_base = R535_SI_BAR1_PDE_BASE,
+	.si_bar2_pde_base = R535_SI_BAR2_PDE_BASE,
+	.si_h_internal_client = R535_SI_H_INTERNAL_CLIENT,
+	.si_h_internal_device = R535_SI_H_INTERNAL_DEVICE,
+	.si_h_internal_subdevice = R535_SI_H_INTERNAL_SUBDEVICE,
+};
+
 const struct vgsp_abi vgsp_abi_r535 = {
 	.name = "r535",
+	.driver_version = R535_DRIVER_VERSION,
+	.vgx_major = R535_VGX_MAJOR,
+	.vgx_minor = R535_VGX_MINOR,
+	.layout = &r535_layout,
 	.handle = r535_handle,
 	.init_done = r535_init_done,
 	.xid_event = r535_xid_event,

@@ -35,15 +35,16 @@ static void put_str(u8 *si, u32 off, const char *s, unsigned int max)
 
 u32 r535_static_info(struct vgsp_gsp *gsp, u8 *si, u32 cap)
 {
+	const struct r535_layout *l = r535_lay(gsp);
 	const struct vgsp_profile *pr = gsp->dev->profile;
 	u64 fb = pr->fb_size, rsvd_base = fb - FB_RSVD_TOP;
 	char name[64];
 	unsigned int i;
 	u8 *r;
 
-	if (cap < R535_SI_SIZE)
+	if (cap < l->si_size)
 		return 0;
-	memset(si, 0, R535_SI_SIZE);
+	memset(si, 0, l->si_size);
 
 	/* GPU UUID: the instance UUID, stable across resets. */
 	vgsp_put32(si, R535_SI_GID_INDEX, 0);
@@ -65,8 +66,8 @@ u32 r535_static_info(struct vgsp_gsp *gsp, u8 *si, u32 cap)
 	 * the last region's limit and asserts it covers fb_length
 	 * (memmgrInitBaseFbRegions_FWCLIENT).
 	 */
-	vgsp_put32(si, R535_SI_FB_NUM_REGIONS, 2);
-	r = si + R535_SI_FB_REGION;
+	vgsp_put32(si, l->si_fb_num_regions, 2);
+	r = si + l->si_fb_region;
 	vgsp_put64(r, R535_SI_FBR_BASE, 0);
 	vgsp_put64(r, R535_SI_FBR_LIMIT, rsvd_base - 1);
 	vgsp_put64(r, R535_SI_FBR_RESERVED, 0);
@@ -80,28 +81,34 @@ u32 r535_static_info(struct vgsp_gsp *gsp, u8 *si, u32 cap)
 	vgsp_put64(r, R535_SI_FBR_RESERVED, FB_RSVD_TOP);
 
 	/* NV2080_ENGINE_TYPE bits of the engine table (engines.c) */
-	vgsp_put32(si, R535_SI_ENGINE_CAPS, r535_engine_caps());
-	vgsp_put64(si, R535_SI_FB_LENGTH, fb);
-	vgsp_put32(si, R535_SI_FBIO_MASK, FBIO_MASK);
-	vgsp_put32(si, R535_SI_FB_BUS_WIDTH, FB_BUS_WIDTH);
-	vgsp_put32(si, R535_SI_FBP_MASK, FBP_MASK);
-	vgsp_put32(si, R535_SI_L2_CACHE_SIZE, L2_CACHE_SIZE);
+	vgsp_put32(si, l->si_engine_caps, r535_engine_caps());
+	vgsp_put64(si, l->si_fb_length, fb);
+	vgsp_put32(si, l->si_fbio_mask, FBIO_MASK);
+	vgsp_put32(si, l->si_fb_bus_width, FB_BUS_WIDTH);
+	vgsp_put32(si, l->si_fbp_mask, FBP_MASK);
+	vgsp_put32(si, l->si_l2_cache_size, L2_CACHE_SIZE);
 
 	r535_gpu_name(gsp, name, sizeof(name));
-	put_str(si, R535_SI_NAME, name, 64);
-	put_str(si, R535_SI_SHORT_NAME, pr->chip->name, 64);
+	put_str(si, l->si_name, name, 64);
+	put_str(si, l->si_short_name, pr->chip->name, 64);
 	for (i = 0; i < 63 && name[i]; i++)
-		si[R535_SI_NAME_UNICODE + 2 * i] = name[i];
-	si[R535_SI_IS_TESLA] = 1;
-	/* Data-center part: OpenRM refuses other GPUs by default (osinit.c) */
-	vgsp_put32(si, R535_SI_COMPUTE_BRANDING, R535_COMPUTE_BRANDING_TESLA);
+		si[l->si_name_unicode + 2 * i] = name[i];
+	si[l->si_is_tesla] = 1;
+	/*
+	 * Data-center part: OpenRM refuses other GPUs by default (osinit.c).
+	 * 535 reads computeBranding; 550 has no such field and derives the
+	 * branding from bIsTesla alone.
+	 */
+	if (l->si_compute_branding)
+		vgsp_put32(si, l->si_compute_branding,
+			   R535_COMPUTE_BRANDING_TESLA);
 
-	vgsp_put64(si, R535_SI_BAR1_PDE_BASE, rsvd_base);
-	vgsp_put64(si, R535_SI_BAR2_PDE_BASE, rsvd_base + BAR2_PDE_OFF);
+	vgsp_put64(si, l->si_bar1_pde_base, rsvd_base);
+	vgsp_put64(si, l->si_bar2_pde_base, rsvd_base + BAR2_PDE_OFF);
 	vgsp_bar_set_pdb(gsp->dev, VGSP_VIEW_BAR1, rsvd_base);
 	vgsp_bar_set_pdb(gsp->dev, VGSP_VIEW_BAR2, rsvd_base + BAR2_PDE_OFF);
-	vgsp_put32(si, R535_SI_H_INTERNAL_CLIENT, R535_H_INTERNAL_CLIENT);
-	vgsp_put32(si, R535_SI_H_INTERNAL_DEVICE, R535_H_INTERNAL_DEVICE);
-	vgsp_put32(si, R535_SI_H_INTERNAL_SUBDEVICE, R535_H_INTERNAL_SUBDEVICE);
-	return R535_SI_SIZE;
+	vgsp_put32(si, l->si_h_internal_client, R535_H_INTERNAL_CLIENT);
+	vgsp_put32(si, l->si_h_internal_device, R535_H_INTERNAL_DEVICE);
+	vgsp_put32(si, l->si_h_internal_subdevice, R535_H_INTERNAL_SUBDEVICE);
+	return l->si_size;
 }

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * GSP firmware ABI of the 550 branch as OpenRM 550.163.01 speaks it. Only
+ * what differs from abi/r535 lives here (docs/abi-versions.md lists each
+ * difference and where it was read); the RPC header, function and event
+ * numbers, the RPC payloads vgsp decodes, the message queues, the boot
+ * arguments and every control number are 535's, and abi/r535's code
+ * serves them through struct r535_layout.
+ */
+#ifndef VGSP_ABI_R550_H
+#define VGSP_ABI_R550_H
+
+#include "../r535/r535.h"
+
+/* SET_GUEST_SYSTEM_INFO of 550.163.01 (vgpu_version.h) */
+#define R550_DRIVER_VERSION		"550.163.01"
+#define R550_VGX_MAJOR			0x25
+#define R550_VGX_MINOR			0x1b
+
+/*
+ * GspStaticConfigInfo (550.163.01, 0x888 bytes): SKUInfo grew by 0x10
+ * (chipSKU[9], chipSKUMod[5], skuConfigVersion) and computeBranding is
+ * gone, so everything from fbRegionInfoParams on moves.
+ */
+#define R550_SI_SIZE			0x888
+#define R550_SI_FB_NUM_REGIONS		0x358
+#define R550_SI_FB_REGION		0x360
+#define R550_SI_ENGINE_CAPS		0x6b4
+#define R550_SI_FB_LENGTH		0x6e8
+#define R550_SI_FBIO_MASK		0x6f0
+#define R550_SI_FB_BUS_WIDTH		0x6f4
+#define R550_SI_FBP_MASK		0x6fc
+#define R550_SI_L2_CACHE_SIZE		0x700
+#define R550_SI_NAME			0x72c
+#define R550_SI_SHORT_NAME		0x76c
+#define R550_SI_NAME_UNICODE		0x7ac
+#define R550_SI_IS_TESLA		0x833
+#define R550_SI_BAR1_PDE_BASE		0x838
+#define R550_SI_BAR2_PDE_BASE		0x840
+#define R550_SI_H_INTERNAL_CLIENT	0x878
+#define R550_SI_H_INTERNAL_DEVICE	0x87c
+#define R550_SI_H_INTERNAL_SUBDEVICE	0x880
+
+#endif /* VGSP_ABI_R550_H */
