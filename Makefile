@@ -37,8 +37,15 @@ $(O)/libvgsp_os_user.a: $(OSU_OBJS)
 
 $(O)/tests/%: tests/unit/%.c $(UNIT_HELPERS) $(O)/libvgspcore.a $(O)/libvgsp_os_user.a
 	@mkdir -p $(dir $@)
-	$(CC) $(TEST_CFLAGS) -MMD -MP -MF $@.d $< $(UNIT_HELPERS) -o $@ \
+	$(CC) $(TEST_CFLAGS) -MMD -MP -MF $@.d $< $(UNIT_HELPERS) $(TEST_EXTRA) -o $@ \
 		$(O)/libvgspcore.a $(O)/libvgsp_os_user.a -lcmocka -lpthread
+
+# The ring test runs hostd's end of the ring (userspace/hostd) in-process.
+HOSTD_SERVE_SRCS := $(addprefix userspace/hostd/,ring_serve.c sim_backend.c \
+	ce_interp.c pb.c)
+$(O)/tests/test_hostd_ring: $(HOSTD_SERVE_SRCS)
+$(O)/tests/test_hostd_ring: TEST_EXTRA := $(HOSTD_SERVE_SRCS) \
+	-Iuserspace/hostd/include
 
 unit-build: $(UNIT_BINS)
 
