@@ -10,6 +10,8 @@
  *   cycle <type> <n>         n x (create, open, close, remove) of <type>
  *   stress <uuid> <t> <n>    t threads x n iterations of BAR1/config/BAR0
  *                            accesses; data and exact counter deltas
+ *   fuzz <uuid> <seed> <s>   randomized hostile VFIO client for <s> seconds
+ *                            (t_fuzz.c); the seed is printed
  * Exit status 0 when no check failed.
  */
 #include <errno.h>
@@ -195,8 +197,10 @@ int main(int argc, char **argv)
 		return cmd_hold(argv[2], atoi(argv[3]), argv[4], argc == 6 ? atoi(argv[5]) : 0);
 	if (argc == 5 && !strcmp(argv[1], "stress"))
 		return cmd_stress(argv[2], atoi(argv[3]), atoi(argv[4]));
+	if (argc == 5 && !strcmp(argv[1], "fuzz"))
+		return cmd_fuzz(argv[2], strtoull(argv[3], NULL, 0), (unsigned int)atoi(argv[4]));
 	if (argc == 4 && !strcmp(argv[1], "cycle"))
 		return cmd_cycle(argv[2], atoi(argv[3]));
-	fprintf(stderr, "usage: vgsp-vfiotest full|smoke <uuid> | hold <uuid> <s> <ready> [min] | cycle <type> <n> | stress <uuid> <t> <n>\n");
+	fprintf(stderr, "usage: vgsp-vfiotest full|smoke <uuid> | hold <uuid> <s> <ready> [min] | cycle <type> <n> | stress <uuid> <t> <n> | fuzz <uuid> <seed> <s>\n");
 	return 2;
 }
