@@ -22,6 +22,7 @@
 #include "fifo/fifo.h"
 #include "hostd_fwd.h"
 #include "backend_hostd.h"
+#include "pt_mirror.h"
 
 #define MAX_WINDOWS		64
 #define MAX_VAS			32
@@ -40,6 +41,7 @@ struct mirror {
 	unsigned int users;		/* fwd channels on it */
 	bool synced;
 	uint64_t gen;			/* mm->pt_gen at the last resync */
+	struct pt_mirror pm;		/* its runs and table index */
 };
 
 struct fwd {
@@ -53,8 +55,12 @@ struct fwd {
 
 struct run_buf {
 	struct vfu_hostd *h;
+	struct vgsp_dev *dev;
 	struct hd_run *r;
 	size_t n, cap;
+	struct ptm_tab *t;		/* the tables the walk read */
+	size_t nt, tcap;
+	bool unwatched;			/* a table could not be watched */
 	uint64_t unbacked;		/* leaves with no memory behind them */
 	int err;
 };
@@ -73,6 +79,9 @@ struct vfu_hostd {
 	/* counters (the "hostd" section of --stats) */
 	uint64_t launches, launch_errors, faults, timeouts, resyncs,
 		 resync_errors, unbacked, windows_refused, chan_opens;
+	/* resyncs by kind, and page tables read by all of them */
+	uint64_t resync_full, resync_partial, resync_none, resync_tables,
+		 last_resync_tables;
 	uint64_t last_launch_ns, max_launch_ns, last_resync_ns, max_resync_ns;
 	uint32_t last_rc;
 };
@@ -165,30 +174,111 @@ static int leaf(void *ctx, u64 va, const struct vgsp_xlate *x)
 	return 0;
 }
 
+/* Every table the walk reads: indexed, and watched when it is in FB. */
+static int table(void *ctx, enum vgsp_mem_target t, u64 pa, u32 len, u64 va,
+		 u64 span)
+{
+	struct run_buf *rb = ctx;
+
+	if (rb->nt == rb->tcap) {
+		size_t cap = rb->tcap ? rb->tcap * 2 : 64;
+		struct ptm_tab *n = realloc(rb->t, cap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		rb->t = n;
+		rb->tcap = cap;
+	}
+	rb->t[rb->nt++] = (struct ptm_tab){ .pa = pa, .va = va, .span = span,
+					    .len = len,
+					    .sys = t != VGSP_MEM_VID };
+	/*
+	 * -EINVAL: not in FB, so unreadable; only a write to its parent can
+	 * change that, and that write is watched.
+	 */
+	if (t == VGSP_MEM_VID && vgsp_pt_watch(rb->dev, pa, len) == -ENOMEM)
+		rb->unwatched = true;
+	return 0;
+}
+
+#define VA_ALL			(1ULL << 57)
+
+/*
+ * Bring the host VA space in line with the guest's tables. The core logs
+ * writes to the FB pages holding the tables the last walk read, so only
+ * the subtrees under written tables (and under tables in guest system
+ * memory, which the core cannot watch) are walked again; a first sync, a
+ * window change, an overrun log or FB mapped into the guest walk it all.
+ */
 static int resync(struct vfu_hostd *h, struct vgsp_dev *dev, struct mirror *m,
 		  uint64_t gen)
 {
-	struct run_buf rb = { .h = h };
+	struct run_buf rb = { .h = h, .dev = dev };
+	struct ptm_range all = { 0, VA_ALL }, *r = &all, *dirty = NULL;
+	u64 pages[VGSP_PT_LOG_LEN], seq;
 	uint64_t t0 = now_ns(), dt;
+	size_t nr = 1, i;
+	u32 np = 0;
+	bool full;
 	int ret;
 
-	ret = vgsp_mmu_for_each(dev, &m->vm, MAX_TABLES, leaf, &rb);
+	/* the log position before the walk: writes during it come next time */
+	full = vgsp_pt_log_since(dev, m->pm.log_seq, pages,
+				 VGSP_PT_LOG_LEN, &np, &seq) || !m->synced;
+	if (!full) {
+		ret = ptm_dirty(&m->pm, pages, np, &dirty, &nr);
+		if (ret)
+			goto out;
+		if (!nr) {		/* nothing the mirror depends on moved */
+			h->resync_none++;
+			h->last_resync_tables = 0;
+			m->pm.log_seq = seq;
+			m->gen = gen;
+			ret = 0;
+			goto out;
+		}
+		r = dirty;
+	}
+	ret = 0;
+	for (i = 0; i < nr && !ret; i++) {
+		struct vgsp_mmu_walk req = {
+			.va_lo = r[i].lo, .va_end = r[i].end,
+			.max_tables = MAX_TABLES, .leaf = leaf,
+			.table = table, .ctx = &rb,
+		};
+
+		ret = vgsp_mmu_walk_range(dev, &m->vm, &req);
+	}
 	if (!ret)
-		ret = hd_vas_sync(&h->d, &m->v, rb.r, rb.n) ? -EIO : 0;
+		ret = full ? ptm_replace(&m->pm, rb.r, rb.n, rb.t, rb.nt) :
+			     ptm_splice(&m->pm, r, nr, rb.r, rb.n, rb.t, rb.nt);
+	if (!ret)
+		ret = hd_vas_sync(&h->d, &m->v, m->pm.runs, m->pm.nruns) ?
+		      -EIO : 0;
 	h->unbacked += rb.unbacked;
+	h->last_resync_tables = rb.nt;
+	h->resync_tables += rb.nt;
+	if (full)
+		h->resync_full++;
+	else
+		h->resync_partial++;
+	if (!ret) {
+		m->synced = !rb.unwatched;	/* unwatched: walk it all again */
+		m->pm.log_seq = seq;
+		m->gen = gen;
+	}
+out:
 	free(rb.r);
+	free(rb.t);
+	free(dirty);
 	dt = now_ns() - t0;
 	h->last_resync_ns = dt;
 	if (dt > h->max_resync_ns)
 		h->max_resync_ns = dt;
 	h->resyncs++;
-	if (ret) {
+	if (ret)
 		h->resync_errors++;
-		return ret;
-	}
-	m->synced = true;
-	m->gen = gen;
-	return 0;
+	return ret;
 }
 
 static struct mirror *mirror_get(struct vfu_hostd *h, const struct vgsp_vm *vm)
@@ -207,6 +297,7 @@ static struct mirror *mirror_get(struct vfu_hostd *h, const struct vgsp_vm *vm)
 	}
 	if (!free_m)
 		return NULL;
+	ptm_free(&free_m->pm);
 	memset(free_m, 0, sizeof(*free_m));
 	if (hd_vas_create(&h->d, &free_m->v))
 		return NULL;
@@ -220,6 +311,7 @@ static void mirror_put(struct vfu_hostd *h, struct mirror *m)
 	if (!m || --m->users)
 		return;
 	hd_vas_destroy(&h->d, &m->v);
+	ptm_free(&m->pm);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -363,6 +455,7 @@ static int hostd_gr_launch(struct vgsp_dev *dev, struct vgsp_chan *ch,
 	if (!f) {
 		if (!mir->users) {	/* made for this launch only */
 			hd_vas_destroy(&h->d, &mir->v);
+			ptm_free(&mir->pm);
 			memset(mir, 0, sizeof(*mir));
 		}
 		goto out;
@@ -550,6 +643,12 @@ void vfu_hostd_show(void *arg, FILE *f)
 		(unsigned long long)(h->max_launch_ns / 1000),
 		(unsigned long long)(h->last_resync_ns / 1000),
 		(unsigned long long)(h->max_resync_ns / 1000));
+	fprintf(f, "resync_full %llu resync_partial %llu resync_none %llu resync_tables %llu last_resync_tables %llu\n",
+		(unsigned long long)h->resync_full,
+		(unsigned long long)h->resync_partial,
+		(unsigned long long)h->resync_none,
+		(unsigned long long)h->resync_tables,
+		(unsigned long long)h->last_resync_tables);
 	for (i = 0; i < MAX_VAS; i++) {
 		struct mirror *m = &h->mir[i];
 
@@ -575,9 +674,11 @@ void vfu_hostd_close(struct vfu_hostd *h)
 	for (i = 0; i < VGSP_FIFO_MAX_CHANNELS; i++)
 		if (h->fwd[i].used)
 			fwd_close(h, &h->fwd[i]);
-	for (i = 0; i < MAX_VAS; i++)
+	for (i = 0; i < MAX_VAS; i++) {
 		if (h->mir[i].used)
 			hd_vas_destroy(&h->d, &h->mir[i].v);
+		ptm_free(&h->mir[i].pm);
+	}
 	for (i = 0; i < h->nwin; i++)
 		hd_backing_unregister(&h->d, &h->win[i].b);
 	hd_backing_unregister(&h->d, &h->fb_b);

@@ -46,6 +46,8 @@ int vgsp_fb_write(struct vgsp_dev *dev, u64 pa, const void *buf, u32 len)
 	}
 	vgsp_os->lock(mm->fb_lock);
 	ret = vgsp_aperture_write(mm->fb, pa, buf, len);
+	if (!ret)
+		vgsp_pt_note_write(mm, pa, len);
 	vgsp_os->unlock(mm->fb_lock);
 	if (ret) {
 		vgsp_inc(&mm->st.fb_nomem);
@@ -65,6 +67,8 @@ int vgsp_fb_fill(struct vgsp_dev *dev, u64 pa, u32 pattern, u64 len)
 	}
 	vgsp_os->lock(mm->fb_lock);
 	ret = vgsp_aperture_fill(mm->fb, pa, pattern, len);
+	if (!ret)
+		vgsp_pt_note_write(mm, pa, len);
 	vgsp_os->unlock(mm->fb_lock);
 	if (ret) {
 		vgsp_inc(&mm->st.fb_nomem);
@@ -163,6 +167,7 @@ void vgsp_mm_destroy(struct vgsp_dev *dev)
 {
 	if (!dev->mm)
 		return;
+	vgsp_pt_track_free(dev->mm);
 	vgsp_aperture_free(dev->mm->fb);
 	vgsp_os->lock_free(dev->mm->fb_lock);
 	vgsp_free(dev->mm);
@@ -175,6 +180,7 @@ void vgsp_mm_reset(struct vgsp_dev *dev)
 
 	vgsp_os->lock(mm->fb_lock);
 	vgsp_aperture_clear(mm->fb);
+	vgsp_pt_track_reset(mm);
 	vgsp_os->unlock(mm->fb_lock);
 	vgsp_bar_unbind(dev);
 }

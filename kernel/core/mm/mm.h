@@ -49,6 +49,8 @@ enum vgsp_bar_view {
 	VGSP_VIEW_COUNT,
 };
 
+struct vgsp_pt_track;
+
 struct vgsp_mm {
 	struct vgsp_aperture *fb;
 	/*
@@ -64,6 +66,9 @@ struct vgsp_mm {
 	 * tables changed. A backend that mirrors them resyncs when it moved.
 	 */
 	u64 pt_gen;
+	/* page tables a mirroring backend watches (pt_track.c) */
+	struct vgsp_pt_track *pt;
+	bool fb_untracked;	/* a frontend maps FB into the guest */
 	struct vgsp_mm_stats st;
 };
 
@@ -117,6 +122,52 @@ static inline void vgsp_mm_pt_changed(struct vgsp_dev *dev)
 typedef int (*vgsp_mmu_leaf_fn)(void *ctx, u64 va, const struct vgsp_xlate *x);
 int vgsp_mmu_for_each(struct vgsp_dev *dev, const struct vgsp_vm *vm,
 		      u32 max_tables, vgsp_mmu_leaf_fn fn, void *ctx);
+
+/*
+ * The same enumeration restricted to the mappings in [@va_lo, @va_end)
+ * (both multiples of 2 MiB; a 512 MiB PD1 page that overlaps is reported
+ * whole), telling @table about every page table it reads: where it is,
+ * its size and the VA range it covers. A backend keeps that index to
+ * re-walk only the subtrees whose tables the guest wrote (pt_track.c).
+ */
+struct vgsp_mmu_walk {
+	u64 va_lo, va_end;
+	u32 max_tables;
+	vgsp_mmu_leaf_fn leaf;
+	int (*table)(void *ctx, enum vgsp_mem_target t, u64 pa, u32 len,
+		     u64 va, u64 span);
+	void *ctx;
+};
+
+int vgsp_mmu_walk_range(struct vgsp_dev *dev, const struct vgsp_vm *vm,
+			const struct vgsp_mmu_walk *req);
+
+/*
+ * Page-table write tracking (pt_track.c). A backend marks the FB pages
+ * that hold the tables it walked; from then on every FB write the core
+ * makes (BAR1/BAR2/PRAMIN, engine writes) to such a page is logged with a
+ * sequence number. Writes the core cannot see (guest system memory, FB
+ * mapped into the guest) are the backend's to treat as always dirty:
+ * vgsp_pt_fb_untracked() says when FB may be written behind its back.
+ */
+#define VGSP_PT_LOG_LEN		512
+
+int vgsp_pt_watch(struct vgsp_dev *dev, u64 pa, u32 len);
+/*
+ * The FB page numbers (pa >> 12) written since sequence @since, at most
+ * @max into @pages (*@n set), and the sequence now in *@now. -ENOSPC when
+ * the log no longer reaches back to @since, or holds more than @max: the
+ * caller walks everything.
+ */
+int vgsp_pt_log_since(struct vgsp_dev *dev, u64 since, u64 *pages, u32 max,
+		      u32 *n, u64 *now);
+/* FB may be written without the core seeing it (a frontend mapped it). */
+void vgsp_pt_fb_untracked(struct vgsp_dev *dev);
+/* Called by fb.c with the FB lock held, after every successful write. */
+void vgsp_pt_note_write(struct vgsp_mm *mm, u64 pa, u64 len);
+void vgsp_pt_track_free(struct vgsp_mm *mm);
+/* Device reset: nothing is watched, every log reader walks everything. */
+void vgsp_pt_track_reset(struct vgsp_mm *mm);
 
 /* Walk @vm for @va. 0, or -EFAULT (counted in mmu_faults). */
 int vgsp_mmu_translate(struct vgsp_dev *dev, const struct vgsp_vm *vm,

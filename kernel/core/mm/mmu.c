@@ -189,22 +189,47 @@ int vgsp_vm_write(struct vgsp_dev *dev, const struct vgsp_vm *vm, u64 va,
 struct enum_walk {
 	struct vgsp_dev *dev;
 	u32 max_tables, ntables;
+	u64 lo, end;		/* the VA range asked for */
 	vgsp_mmu_leaf_fn fn;
+	int (*table)(void *ctx, enum vgsp_mem_target t, u64 pa, u32 len,
+		     u64 va, u64 span);
 	void *ctx;
 	u8 *buf[6];		/* one table per level: PD4..PD0, small PT */
 	u8 *big;		/* the big-page table beside the small one */
 };
 
-/* A whole table into @b; -E2BIG past the bound, -EFAULT unreadable. */
-static int enum_read(struct enum_walk *w, u64 pde, u64 mask, u8 *b, u32 len)
+/*
+ * A whole table covering [@va, @va + @span) into @b; -E2BIG past the
+ * bound, -EFAULT unreadable, or what the table callback returned.
+ */
+static int enum_read(struct enum_walk *w, u64 pde, u64 mask, u8 *b, u32 len,
+		     u64 va, u64 span)
 {
 	if (++w->ntables > w->max_tables)
 		return -E2BIG;
+	/*
+	 * Told before the read: a tracker that starts watching the table now
+	 * sees every write that the read below may have missed.
+	 */
+	if (w->table) {
+		int ret = w->table(w->ctx, pde_target(pde), pde & mask, len,
+				   va, span);
+
+		/* keep -EFAULT for "unreadable": the walk skips those */
+		if (ret)
+			return ret == -EFAULT ? -EIO : ret;
+	}
 	if (vgsp_mem_read(w->dev, pde_target(pde), pde & mask, b, len)) {
 		vgsp_inc(&w->dev->mm->st.mmu_faults);
 		return -EFAULT;
 	}
 	return 0;
+}
+
+/* Does [@va, @va + @span) meet the range asked for? */
+static bool enum_wanted(const struct enum_walk *w, u64 va, u64 span)
+{
+	return va < w->end && va + span > w->lo;
 }
 
 /* A valid PTE of a @shift page at @va → @fn; peer pages are skipped. */
@@ -243,14 +268,16 @@ static int enum_pd0_entry(struct enum_walk *w, u64 va, u64 lo, u64 hi)
 	if (lo & E_VALID)
 		return enum_leaf(w, va, lo, PD0_LO, 0);
 	if (E_APERTURE(hi)) {
-		ret = enum_read(w, hi, PDE_ADDR_MASK, small, TABLE_BYTES);
-		if (ret == -E2BIG)
+		ret = enum_read(w, hi, PDE_ADDR_MASK, small, TABLE_BYTES, va,
+				1ULL << PD0_LO);
+		if (ret && ret != -EFAULT)
 			return ret;
 		has_small = !ret;
 	}
 	if (E_APERTURE(lo)) {
-		ret = enum_read(w, lo, PDE_BIG_ADDR_MASK, big, 32 * PTE_SIZE);
-		if (ret == -E2BIG)
+		ret = enum_read(w, lo, PDE_BIG_ADDR_MASK, big, 32 * PTE_SIZE,
+				va, 1ULL << PD0_LO);
+		if (ret && ret != -EFAULT)
 			return ret;
 		has_big = !ret;
 	}
@@ -303,6 +330,9 @@ static int enum_level(struct enum_walk *w, unsigned int lvl, u64 va_base)
 
 			if (!(lo & E_VALID) && !E_APERTURE(lo) && !E_APERTURE(hi))
 				continue;
+			if (!enum_wanted(w, va_base + ((u64)i << PD0_LO),
+					 1ULL << PD0_LO))
+				continue;
 			ret = enum_pd0_entry(w, va_base + ((u64)i << PD0_LO),
 					     lo, hi);
 			if (ret)
@@ -315,6 +345,8 @@ static int enum_level(struct enum_walk *w, unsigned int lvl, u64 va_base)
 		u64 e = vgsp_get64(t, i * PDE_SIZE);
 		u64 va = va_base + ((u64)i << pd[lvl].lo);
 
+		if (!enum_wanted(w, va, 1ULL << pd[lvl].lo))
+			continue;
 		if (e & E_VALID) {
 			if (lvl == 3) {		/* only PD1 maps pages */
 				ret = enum_leaf(w, va, e, pd[lvl].lo, 0);
@@ -326,7 +358,7 @@ static int enum_level(struct enum_walk *w, unsigned int lvl, u64 va_base)
 		if (!E_APERTURE(e))
 			continue;
 		ret = enum_read(w, e, PDE_ADDR_MASK, w->buf[lvl + 1],
-				TABLE_BYTES);
+				TABLE_BYTES, va, 1ULL << pd[lvl].lo);
 		if (ret == -EFAULT)
 			continue;
 		if (!ret)
@@ -337,16 +369,21 @@ static int enum_level(struct enum_walk *w, unsigned int lvl, u64 va_base)
 	return 0;
 }
 
-int vgsp_mmu_for_each(struct vgsp_dev *dev, const struct vgsp_vm *vm,
-		      u32 max_tables, vgsp_mmu_leaf_fn fn, void *ctx)
+int vgsp_mmu_walk_range(struct vgsp_dev *dev, const struct vgsp_vm *vm,
+			const struct vgsp_mmu_walk *req)
 {
-	struct enum_walk w = { .dev = dev, .max_tables = max_tables,
-			       .fn = fn, .ctx = ctx };
+	struct enum_walk w = { .dev = dev, .max_tables = req->max_tables,
+			       .lo = req->va_lo, .end = req->va_end,
+			       .fn = req->leaf, .table = req->table,
+			       .ctx = req->ctx };
 	unsigned int i;
 	int ret = -ENOMEM;
 
 	if (vm->target == VGSP_MEM_PEER)
 		return -EFAULT;
+	if (w.lo >= w.end || w.end > (1ULL << VA_BITS) ||
+	    ((w.lo | w.end) & ((1ULL << PD0_LO) - 1)))
+		return -EINVAL;
 	for (i = 0; i < VGSP_ARRAY_SIZE(w.buf); i++) {
 		w.buf[i] = vgsp_zalloc(TABLE_BYTES);
 		if (!w.buf[i])
@@ -356,15 +393,28 @@ int vgsp_mmu_for_each(struct vgsp_dev *dev, const struct vgsp_vm *vm,
 	if (!w.big)
 		goto out;
 	/* the root: PD4, two entries, where the VM says it is */
-	ret = ++w.ntables > max_tables ? -E2BIG :
-	      vgsp_mem_read(dev, vm->target, vm->pdb, w.buf[0], 2 * PDE_SIZE);
+	ret = ++w.ntables > w.max_tables ? -E2BIG : 0;
+	if (!ret && w.table)
+		ret = w.table(w.ctx, vm->target, vm->pdb, 2 * PDE_SIZE, 0,
+			      1ULL << VA_BITS);
+	if (!ret && vgsp_mem_read(dev, vm->target, vm->pdb, w.buf[0],
+				  2 * PDE_SIZE))
+		ret = -EFAULT;
 	if (!ret)
 		ret = enum_level(&w, 0, 0);
-	else if (ret != -E2BIG)
-		ret = -EFAULT;
 out:
 	for (i = 0; i < VGSP_ARRAY_SIZE(w.buf); i++)
 		vgsp_free(w.buf[i]);
 	vgsp_free(w.big);
 	return ret;
+}
+
+int vgsp_mmu_for_each(struct vgsp_dev *dev, const struct vgsp_vm *vm,
+		      u32 max_tables, vgsp_mmu_leaf_fn fn, void *ctx)
+{
+	struct vgsp_mmu_walk req = { .va_lo = 0, .va_end = 1ULL << VA_BITS,
+				     .max_tables = max_tables, .leaf = fn,
+				     .ctx = ctx };
+
+	return vgsp_mmu_walk_range(dev, vm, &req);
 }

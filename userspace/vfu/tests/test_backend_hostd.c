@@ -200,7 +200,7 @@ static void submit(struct fx *f, const u32 *pb, u32 n)
 		put(f, VA_PA + pb_va + 4 * i, pb[i], 4);
 	put(f, VA_PA + GPFIFO_VA + 8 * e, pb_va, 4);
 	put(f, VA_PA + GPFIFO_VA + 8 * e + 4, n << 10, 4);
-	f->gp_put = e + 1;
+	f->gp_put = (e + 1) % 16;	/* the ring's 16 entries */
 	put(f, USERD_PA + VGSP_USERD_GP_PUT, f->gp_put, 4);
 	vgsp_dev_unlock(f->dev);
 	assert_int_equal(vgsp_dev_bar_write(f->dev, VGSP_BAR0, 0xbb0090,
@@ -347,6 +347,185 @@ static void test_invalidate_is_the_resync_point(void **state)
 	assert_int_equal(fake_rm.nruns, 1);
 }
 
+/* A counter of vfu_hostd_show()'s text, by name. */
+static unsigned long long stat(struct fx *f, const char *name)
+{
+	char *buf = NULL, *p;
+	size_t len = 0;
+	unsigned long long v = ~0ULL;
+	FILE *m = open_memstream(&buf, &len);
+	char key[64];
+
+	assert_non_null(m);
+	vfu_hostd_show(f->h, m);
+	fclose(m);
+	/* a name starts the text, a line or follows a blank */
+	snprintf(key, sizeof(key), "\n%s ", name);
+	p = strstr(buf, key);
+	if (!p) {
+		key[0] = ' ';
+		p = strstr(buf, key);
+	}
+	assert_non_null(p);
+	v = strtoull(p + strlen(key), NULL, 10);
+	free(buf);
+	return v;
+}
+
+static void invalidate(struct fx *f)
+{
+	u32 v = 1U << 31;
+
+	assert_int_equal(vgsp_dev_bar_write(f->dev, VGSP_BAR0, INVALIDATE,
+					    &v, 4), 0);
+}
+
+/* A window the guest's tables never name: adding and removing it makes
+ * every mirror walk its whole tree at the next launch. */
+static void force_full(struct fx *f)
+{
+	static u8 dummy[0x1000];
+
+	assert_int_equal(vfu_hostd_dma_added(f->h, 0x40000000, sizeof(dummy),
+					     dummy), 0);
+	vfu_hostd_dma_removed(f->h, 0x40000000, sizeof(dummy));
+}
+
+#define NPT		64		/* small tables under PD0 entries 2.. */
+#define PT_BASE		0x800000ULL	/* table i at PT_BASE + i * 4 KiB */
+#define PT_SPARE	(PT_BASE + NPT * 0x1000ULL)	/* never linked at first */
+
+/* VA 2 MiB * (2 + i): small table i, its PTE 0 on FB page 0x1000000 + i */
+static void make_wide_tree(struct fx *f)
+{
+	unsigned int i;
+
+	vgsp_dev_lock(f->dev);
+	for (i = 0; i < NPT; i++) {
+		put(f, PD0 + (2 + i) * 16 + 8, (PT_BASE + i * 0x1000ULL) |
+		    PDE_VID, 8);
+		put(f, PT_BASE + i * 0x1000ULL,
+		    (0x1000000ULL + i * 0x1000ULL) | 1, 8);
+	}
+	vgsp_dev_unlock(f->dev);
+}
+
+/*
+ * GPUvm's lesson: at an invalidate, only the subtrees whose tables the
+ * guest wrote are walked again; an invalidate with no table written walks
+ * nothing and maps nothing.
+ */
+static void test_resync_walks_what_changed(void **state)
+{
+	struct fx *f = *state;
+	unsigned long long full_tables;
+
+	make_channel(f);
+	make_wide_tree(f);
+	submit(f, pb_first, VGSP_ARRAY_SIZE(pb_first));
+	assert_int_equal(stat(f, "resync_full"), 1);
+	full_tables = stat(f, "last_resync_tables");
+	/* PD4, PD3, PD2, PD1, PD0, the first small table and NPT more */
+	assert_int_equal(full_tables, 6 + NPT);
+	assert_int_equal(fake_rm.nruns, 3 + NPT);
+
+	/* one PTE in one table: that table's 2 MiB and its ancestors */
+	vgsp_dev_lock(f->dev);
+	put(f, PT_BASE + 7 * 0x1000ULL + 8, 0x2000000ULL | 1, 8);
+	vgsp_dev_unlock(f->dev);
+	invalidate(f);
+	submit(f, pb_again, VGSP_ARRAY_SIZE(pb_again));
+	assert_int_equal(stat(f, "resync_partial"), 1);
+	assert_int_equal(stat(f, "last_resync_tables"), 6);
+	assert_int_equal(fake_rm.syncs, 2);
+	assert_int_equal(fake_rm.nruns, 4 + NPT);
+
+	/* an invalidate with nothing written: no walk, no map call */
+	invalidate(f);
+	submit(f, pb_again, VGSP_ARRAY_SIZE(pb_again));
+	assert_int_equal(stat(f, "resync_none"), 1);
+	assert_int_equal(fake_rm.syncs, 2);
+	assert_int_equal(stat(f, "resync_full"), 1);
+}
+
+static struct hd_run *runs_copy(size_t *n)
+{
+	struct hd_run *r = calloc(fake_rm.nruns + 1, sizeof(*r));
+
+	assert_non_null(r);
+	memcpy(r, fake_rm.runs, fake_rm.nruns * sizeof(*r));
+	*n = fake_rm.nruns;
+	return r;
+}
+
+/*
+ * Random table edits (PTEs to FB, RAM, nothing; a PD0 entry switched to
+ * a table that was never walked, or to a 2 MiB page): after each
+ * invalidate the partial resync maps exactly what a full walk maps.
+ */
+static void test_partial_resync_equals_full_walk(void **state)
+{
+	struct fx *f = *state;
+	unsigned int round, k, seed = 0x5eed;
+	unsigned long long partial0;
+
+	make_channel(f);
+	make_wide_tree(f);
+	submit(f, pb_first, VGSP_ARRAY_SIZE(pb_first));
+	partial0 = stat(f, "resync_partial");
+	for (round = 0; round < 60; round++) {
+		struct hd_run *inc;
+		size_t ninc;
+
+		vgsp_dev_lock(f->dev);
+		for (k = 0; k < 1 + round % 3; k++) {
+			unsigned int t, e, what;
+			u64 v;
+
+			seed = seed * 1103515245 + 12345;
+			t = (seed >> 8) % NPT;
+			e = (seed >> 16) % 512;
+			what = (seed >> 26) % 8;
+			if (what < 3) {		/* a PTE to FB */
+				v = (0x3000000ULL + ((u64)e << 12)) | 1;
+				put(f, PT_BASE + t * 0x1000ULL + e * 8, v, 8);
+			} else if (what < 5) {	/* a PTE to guest RAM */
+				v = (RAM_IOVA + ((u64)(e % 16) << 12)) |
+				    PTE_SYS | 1;
+				put(f, PT_BASE + t * 0x1000ULL + e * 8, v, 8);
+			} else if (what == 5) {	/* unmapped */
+				put(f, PT_BASE + t * 0x1000ULL + e * 8, 0, 8);
+			} else if (what == 6) {	/* a table never walked */
+				put(f, PT_SPARE + e * 8,
+				    (0x4000000ULL + ((u64)e << 12)) | 1, 8);
+				put(f, PD0 + (2 + t) * 16 + 8,
+				    PT_SPARE | PDE_VID, 8);
+			} else {		/* a 2 MiB page */
+				put(f, PD0 + (2 + t) * 16 + 8, 0, 8);
+				put(f, PD0 + (2 + t) * 16,
+				    (0x6000000ULL + ((u64)t << 21)) | 1, 8);
+			}
+		}
+		vgsp_dev_unlock(f->dev);
+		invalidate(f);
+		submit(f, pb_again, VGSP_ARRAY_SIZE(pb_again));
+		inc = runs_copy(&ninc);
+		force_full(f);
+		submit(f, pb_again, VGSP_ARRAY_SIZE(pb_again));
+		assert_int_equal(fake_rm.nruns, ninc);
+		for (k = 0; k < ninc; k++) {
+			assert_int_equal(fake_rm.runs[k].va, inc[k].va);
+			assert_int_equal(fake_rm.runs[k].len, inc[k].len);
+			assert_int_equal(fake_rm.runs[k].hmem, inc[k].hmem);
+			assert_int_equal(fake_rm.runs[k].off, inc[k].off);
+			assert_int_equal(fake_rm.runs[k].ro, inc[k].ro);
+		}
+		free(inc);
+	}
+	assert_true(stat(f, "resync_partial") > partial0 + 30);
+	assert_int_equal(stat(f, "resync_errors"), 0);
+}
+
 static void test_fault_and_free(void **state)
 {
 	struct fx *f = *state;
@@ -387,6 +566,10 @@ int main(void)
 			test_state_is_shared_by_the_context, setup, teardown),
 		cmocka_unit_test_setup_teardown(
 			test_invalidate_is_the_resync_point, setup, teardown),
+		cmocka_unit_test_setup_teardown(
+			test_resync_walks_what_changed, setup, teardown),
+		cmocka_unit_test_setup_teardown(
+			test_partial_resync_equals_full_walk, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fault_and_free, setup,
 						teardown),
 		cmocka_unit_test(test_refused_gpu_means_no_instance),
