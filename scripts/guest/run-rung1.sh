@@ -9,7 +9,7 @@
 #                                   [--nvopts a=b,c=d] [--cuinit] [--timeout S] [--san]
 #                                   [--rung2 [--cudacheck-args "--iters 2 --max-mib 16"]]
 #                                   [--uvmopts uvm_debug_prints=1]
-#                                   [--run DIR] [--uuid UUID]
+#                                   [--run DIR] [--uuid UUID] [--driver VER]
 # --rung2: the guest boots with rung2=1: nvidia.ko + nvidia-uvm.ko, nvidia-smi -L,
 #          then cudacheck (scripts/guest/cudacheck.c: cuInit, attributes, contexts,
 #          allocations, copies verified byte for byte, streams, events, PTX module,
@@ -23,6 +23,8 @@
 # --run DIR: this run's directory instead of .cache/guest/runs/<UTC stamp> (relative to the
 #          repository root; two runs started in the same second need it: demo-two.sh)
 # --uuid UUID: vgsp-vfu's instance UUID (the guest's GPU UUID derives from it)
+# --driver VER: the stock guest driver, 535.261.03 (default, Debian bookworm) or 550.163.01
+#          (Debian trixie; build-guest.sh); the same as env NV_VER
 # Results: .cache/guest/runs/<UTC stamp>/{console.log,vfu-transcript.log,
 #          vfu-stats.txt,vfu-stderr.log,summary.txt}, one line per run appended to
 #          .cache/guest/runs/history.tsv; exit 0 only on PASS.
@@ -47,6 +49,7 @@ while [ $# -gt 0 ]; do
 	--uvmopts) UVMOPTS=$2; shift 2 ;;
 	--run) RUNDIR=$2; shift 2 ;;
 	--uuid) UUID=$2; shift 2 ;;
+	--driver) NV_VER=$2; export NV_VER; shift 2 ;;
 	*) echo "run-rung1: unknown argument $1" >&2; exit 2 ;;
 	esac
 done

@@ -189,19 +189,29 @@ static u32 zeroed(struct vgsp_gsp *gsp, u8 *p, u32 size)
 #define MEMSYS_LTC_COUNT		10
 #define MEMSYS_LTS_PER_LTC		4
 
+/*
+ * The values, at the offsets of bFbpaPresent and ltcCount (ltsPerLtcCount
+ * follows it) of the caller's layout; l2CacheSize and the compression
+ * page are at the same place in every 5xx layout.
+ */
+u32 r535_memsys_fill(u8 *p, u32 size, u32 fbpa_present, u32 ltc_count)
+{
+	memset(p, 0, size);
+	vgsp_put64(p, 0x08, MEMSYS_L2_CACHE_SIZE);
+	p[fbpa_present] = 1;
+	vgsp_put32(p, 0x14, 1U << MEMSYS_COMPR_PAGE_SHIFT);
+	vgsp_put32(p, 0x18, MEMSYS_COMPR_PAGE_SHIFT);
+	vgsp_put32(p, ltc_count, MEMSYS_LTC_COUNT);
+	vgsp_put32(p, ltc_count + 4, MEMSYS_LTS_PER_LTC);
+	return NV_OK;
+}
+
 static u32 memsys_get_static_config(struct vgsp_gsp *gsp, u8 *p, u32 size)
 {
 	if (size != MEMSYS_STATIC_CONFIG_SIZE &&
 	    size != MEMSYS_STATIC_CONFIG_SIZE_535)
 		return NV_ERR_INVALID_PARAM_STRUCT;
-	memset(p, 0, size);
-	vgsp_put64(p, 0x08, MEMSYS_L2_CACHE_SIZE);
-	p[0x11] = 1;					/* bFbpaPresent */
-	vgsp_put32(p, 0x14, 1U << MEMSYS_COMPR_PAGE_SHIFT);
-	vgsp_put32(p, 0x18, MEMSYS_COMPR_PAGE_SHIFT);
-	vgsp_put32(p, 0x24, MEMSYS_LTC_COUNT);
-	vgsp_put32(p, 0x28, MEMSYS_LTS_PER_LTC);
-	return NV_OK;
+	return r535_memsys_fill(p, size, 0x11, 0x24);
 }
 
 
@@ -329,21 +339,22 @@ static u32 ce_get_hub_pce_mask(struct vgsp_gsp *gsp, u8 *p, u32 size)
 
 static u32 intr_get_kernel_table(struct vgsp_gsp *gsp, u8 *p, u32 size)
 {
+	const struct r535_layout *l = r535_lay(gsp);
 	unsigned int i;
 
 	if (size < INTR_TABLE_MIN_SIZE)
 		return NV_ERR_INVALID_PARAM_STRUCT;
 	memset(p, 0, size);
 	vgsp_put32(p, 0, gsp->chip->gr_nonstall_vector ? 4 : 3);
-	intr_row(p, 0, R535_MC_ENGINE_IDX_GSP, gsp->chip->irq_vector,
+	intr_row(p, 0, l->mc_gsp, gsp->chip->irq_vector,
 		 R535_INTR_VECTOR_INVALID);
-	intr_row(p, 1, R535_MC_ENGINE_IDX_REPLAYABLE_FAULT,
+	intr_row(p, 1, l->mc_replayable_fault,
 		 INTR_VEC_REPLAYABLE_FAULT, R535_INTR_VECTOR_INVALID);
-	intr_row(p, 2, R535_MC_ENGINE_IDX_ACCESS_CNTR, INTR_VEC_ACCESS_CNTR,
+	intr_row(p, 2, l->mc_access_cntr, INTR_VEC_ACCESS_CNTR,
 		 R535_INTR_VECTOR_INVALID);
 	/* GR0: no stall vector for CPU-RM, its notification vector */
 	if (gsp->chip->gr_nonstall_vector)
-		intr_row(p, 3, R535_MC_ENGINE_IDX_GR0,
+		intr_row(p, 3, l->mc_gr0,
 			 R535_INTR_VECTOR_INVALID,
 			 gsp->chip->gr_nonstall_vector);
 	if (size >= INTR_SUBTREE_MAP + 2 * INTR_CATEGORIES)
@@ -490,8 +501,7 @@ static u32 gss_legacy_a026(struct vgsp_gsp *gsp, u8 *p, u32 size)
  * "no"/"disabled" value of every such index); the flag is cleared.
  */
 #define GPU_INFO_LIST			4
-#define GPU_INFO_MAX			64
-#define GPU_INFO_SIZE			(GPU_INFO_LIST + 8 * GPU_INFO_MAX)
+#define GPU_INFO_MAX			64	/* NV2080_CTRL_GPU_INFO_INDEX_MAX + 1 */
 #define GPU_INFO_FORWARD		0x80000000U
 
 /*
@@ -530,8 +540,6 @@ static u32 bus_get_info_v2(struct vgsp_gsp *gsp, u8 *p, u32 size)
  * 0, which for each of them is the "none"/"not present" value.
  */
 #define FB_INFO_LIST			4
-#define FB_INFO_MAX			0x36
-#define FB_INFO_SIZE			(FB_INFO_LIST + 8 * FB_INFO_MAX)
 
 static u32 fb_info(u32 idx)
 {
@@ -562,15 +570,18 @@ static u32 fb_info(u32 idx)
 
 static u32 fb_get_info_v2(struct vgsp_gsp *gsp, u8 *p, u32 size)
 {
-	u32 n = vgsp_get32(p, 0), i;
+	u32 max = r535_lay(gsp)->fb_info_max, n, i;
 
-	if (n > FB_INFO_MAX)
+	if (size != FB_INFO_LIST + 8 * max)
+		return NV_ERR_INVALID_PARAM_STRUCT;
+	n = vgsp_get32(p, 0);
+	if (n > max)
 		return NV_ERR_INVALID_ARGUMENT;
 	for (i = 0; i < n; i++) {
 		u8 *e = p + FB_INFO_LIST + 8 * i;
 		u32 idx = vgsp_get32(e, 0);
 
-		if (idx >= FB_INFO_MAX)
+		if (idx >= max)
 			return NV_ERR_INVALID_ARGUMENT;
 		vgsp_put32(e, 4, fb_info(idx));
 	}
@@ -581,15 +592,19 @@ static u32 fb_get_info_v2(struct vgsp_gsp *gsp, u8 *p, u32 size)
  * Copy-engine capabilities GSP-RM reports (kceGetDeviceCaps and UVM's CE
  * selection read them), from the engine table (engines.c).
  */
-#define CE_MAX_PCES			32
-#define CE_ALL_CAPS_SIZE		(2 * CE_MAX_PCES + 4)
 #define CE_CAPS_V2_SIZE			8
 #define CE_PCE_MASK_SIZE		8
 
+/* capsTbl[rows][2], then the present mask (u32 in 535, u64 in 550) */
 static u32 ce_get_all_physical_caps(struct vgsp_gsp *gsp, u8 *p, u32 size)
 {
+	const struct r535_layout *l = r535_lay(gsp);
+
+	if (size != 2 * l->ce_caps_rows + l->ce_present_size)
+		return NV_ERR_INVALID_PARAM_STRUCT;
 	memset(p, 0, size);
-	vgsp_put32(p, 2 * CE_MAX_PCES, r535_ce_all_caps(p, CE_MAX_PCES));
+	vgsp_put32(p, 2 * l->ce_caps_rows,
+		   r535_ce_all_caps(p, l->ce_caps_rows));
 	return NV_OK;
 }
 
@@ -665,9 +680,12 @@ static u32 zero_ok(struct vgsp_gsp *gsp, u8 *p, u32 size)
 
 static u32 gpu_get_info_v2(struct vgsp_gsp *gsp, u8 *p, u32 size)
 {
-	u32 n = vgsp_get32(p, 0), i;
+	u32 max = r535_lay(gsp)->gpu_info_max, n, i;
 
-	if (!n || n > GPU_INFO_MAX)
+	if (size != GPU_INFO_LIST + 8 * max)
+		return NV_ERR_INVALID_PARAM_STRUCT;
+	n = vgsp_get32(p, 0);
+	if (!n || n > max)
 		return NV_ERR_INVALID_ARGUMENT;
 	for (i = 0; i < n; i++) {
 		u8 *e = p + GPU_INFO_LIST + 8 * i;
@@ -772,9 +790,9 @@ static const struct r535_ctrl r535_ctrls[] = {
 	  get_name_string },
 	{ CMD_GPU_GET_SHORT_NAME_STRING, "GPU_GET_SHORT_NAME_STRING",
 	  SHORT_NAME_SIZE, get_short_name_string },
-	{ 0x20800102, "GPU_GET_INFO_V2", GPU_INFO_SIZE, gpu_get_info_v2 },
+	{ 0x20800102, "GPU_GET_INFO_V2", 0, gpu_get_info_v2 },
 	{ 0x20801823, "BUS_GET_INFO_V2", BUS_INFO_SIZE, bus_get_info_v2 },
-	{ 0x20801303, "FB_GET_INFO_V2", FB_INFO_SIZE, fb_get_info_v2 },
+	{ 0x20801303, "FB_GET_INFO_V2", 0, fb_get_info_v2 },
 	{ 0x20803601, "GSP_GET_FEATURES", GSP_FEATURES_SIZE, gsp_get_features },
 	/*
 	 * Scheduling of TSGs and channels GSP-RM owns: channels here run as
@@ -842,7 +860,7 @@ static const struct r535_ctrl r535_ctrls[] = {
 	{ 0x20800a1e, "INTERNAL_UVM_UNREGISTER_ACCESS_CNTR_BUFFER", 0, ack },
 	/* TSG construction fails without it; every field is the guest's input */
 	{ 0xa06c010a, "INTERNAL_PROMOTE_FAULT_METHOD_BUFFERS", 0, ack },
-	{ 0x20802a0b, "CE_GET_ALL_PHYSICAL_CAPS", CE_ALL_CAPS_SIZE,
+	{ 0x20802a0b, "CE_GET_ALL_PHYSICAL_CAPS", 0,
 	  ce_get_all_physical_caps },
 	{ 0x20802a07, "CE_GET_PHYSICAL_CAPS", CE_CAPS_V2_SIZE,
 	  ce_get_physical_caps },
@@ -978,7 +996,16 @@ static const struct r535_ctrl *ctrl_find(u32 cmd)
 u32 r535_control(struct vgsp_gsp *gsp, u32 cmd, u8 *params, u32 size,
 		 bool *known)
 {
-	const struct r535_ctrl *c = ctrl_find(cmd);
+	const struct r535_layout *l = r535_lay(gsp);
+	const struct r535_ctrl *c;
+	u32 st;
+
+	if (l->control) {
+		st = l->control(gsp, cmd, params, size, known);
+		if (*known)
+			return st;
+	}
+	c = ctrl_find(cmd);
 
 	*known = c != NULL;
 	if (!c)

@@ -22,9 +22,7 @@
 #include "r535.h"
 
 /* NV2080_CTRL_INTERNAL_GET_DEVICE_INFO_TABLE_PARAMS: numEntries + 88 x 9 u32 */
-#define DEVINFO_MAX			88
 #define DEVINFO_ROW			36
-#define DEVINFO_SIZE			(4 + DEVINFO_MAX * DEVINFO_ROW)
 
 /*
  * NV2080_CTRL_FIFO_GET_DEVICE_INFO_TABLE_PARAMS: baseIndex, numEntries,
@@ -67,8 +65,6 @@ enum {
 };
 
 /* GPU_GET_ENGINES_V2: engineCount + engineList[0x3e] */
-#define ENGINES_V2_MAX			0x3e
-#define ENGINES_V2_SIZE			(4 + 4 * ENGINES_V2_MAX)
 
 /* ENGDESCRIPTOR = NVOC class id << 8 | instance (535.261.03 class ids) */
 #define ENGDESC_GR0			(0xd334dfU << 8)	/* Graphics */
@@ -206,7 +202,7 @@ u32 r535_get_device_info_table(struct vgsp_gsp *gsp, u8 *p, u32 size)
 {
 	unsigned int i;
 
-	if (size != DEVINFO_SIZE)
+	if (size != 4 + r535_lay(gsp)->devinfo_max * DEVINFO_ROW)
 		return NV_ERR_INVALID_PARAM_STRUCT;
 	memset(p, 0, size);
 	vgsp_put32(p, 0, NR_ENGINES);
@@ -280,7 +276,7 @@ u32 r535_gpu_get_engines_v2(struct vgsp_gsp *gsp, u8 *p, u32 size)
 {
 	unsigned int i;
 
-	if (size != ENGINES_V2_SIZE)
+	if (size != 4 + 4 * r535_lay(gsp)->engines_v2_max)
 		return NV_ERR_INVALID_PARAM_STRUCT;
 	memset(p, 0, size);
 	vgsp_put32(p, 0, NR_ENGINES);

@@ -46,9 +46,7 @@ static u32 pes_count(const struct vgsp_chip_gr *gr, unsigned int gpc)
 /* GET_CAPS: capsTbl[23] per engine; no optional capability bits. */
 #define GR_CAPS_ROW			23
 
-/* GET_INFO: 0x35 x { index, data } per engine */
-#define GR_INFO_ROWS			0x35
-#define GR_INFO_ROW_SIZE		(GR_INFO_ROWS * 8)
+/* GET_INFO: gr_info_rows (0x35 in 535) x { index, data } per engine */
 
 /* Indices whose value is the same on every part of the family. */
 static const struct {
@@ -90,9 +88,7 @@ static const struct {
 #define SM_ENTRY			12
 #define SM_ROW				(GR_MAX_SM * SM_ENTRY + 4)
 
-/* CONTEXT_BUFFERS_INFO: 0x19 x { size, alignment } per engine */
-#define CTXBUF_IDS			0x19
-#define CTXBUF_ROW			(CTXBUF_IDS * 8)
+/* CONTEXT_BUFFERS_INFO: ctxbuf_ids (0x19 in 535) x { size, alignment } per engine */
 #define CTXBUF_SIZE			0x10000
 #define CTXBUF_ALIGN			0x1000
 
@@ -136,12 +132,13 @@ u32 r535_kgr_get_info(struct vgsp_gsp *gsp, u8 *p, u32 size)
 	const struct vgsp_chip *c = gsp->dev->profile->chip;
 	const struct vgsp_chip_gr *gr = &c->gr;
 	u32 nsm = vgsp_chip_num_sms(c);
+	u32 rows = r535_lay(gsp)->gr_info_rows;
 	unsigned int i;
 
-	if (need(size, GR_INFO_ROW_SIZE))
+	if (size != GR_ENGINES * rows * 8)
 		return NV_ERR_INVALID_PARAM_STRUCT;
 	memset(p, 0, size);
-	for (i = 0; i < GR_INFO_ROWS; i++)
+	for (i = 0; i < rows; i++)
 		vgsp_put32(p, 8 * i, i);
 	for (i = 0; i < VGSP_ARRAY_SIZE(gr_info); i++)
 		put_info(p, gr_info[i].index, gr_info[i].data);
@@ -229,12 +226,13 @@ u32 r535_kgr_get_global_sm_order(struct vgsp_gsp *gsp, u8 *p, u32 size)
 
 u32 r535_kgr_get_context_buffers_info(struct vgsp_gsp *gsp, u8 *p, u32 size)
 {
+	u32 ids = r535_lay(gsp)->ctxbuf_ids;
 	unsigned int i;
 
-	if (need(size, CTXBUF_ROW))
+	if (size != GR_ENGINES * ids * 8)
 		return NV_ERR_INVALID_PARAM_STRUCT;
 	memset(p, 0, size);
-	for (i = 0; i < CTXBUF_IDS; i++) {
+	for (i = 0; i < ids; i++) {
 		vgsp_put32(p, 8 * i, CTXBUF_SIZE);
 		vgsp_put32(p, 8 * i + 4, CTXBUF_ALIGN);
 	}

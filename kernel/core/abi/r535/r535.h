@@ -193,6 +193,15 @@ enum r535_function {
 #define R535_MC_ENGINE_IDX_GR0		82	/* MC_ENGINE_IDX_GR */
 #define R535_INTR_VECTOR_INVALID	0xffffffff
 
+/* List capacities of controls (the same names in struct r535_layout) */
+#define R535_GPU_INFO_MAX_LIST		64
+#define R535_FB_INFO_MAX_LIST		0x36
+#define R535_ENGINES_V2_MAX		0x3e
+#define R535_DEVINFO_MAX		88
+#define R535_CE_CAPS_ROWS		32	/* NV2080_CTRL_MAX_PCES */
+#define R535_GR_INFO_ROWS		0x35
+#define R535_CTXBUF_IDS			0x19
+
 /*
  * Handles of the RM objects GSP-RM owns (reported in static info). CPU-RM
  * numbers its own clients 0xc1e00001, 0xc1e00002, ... and mirrors them
@@ -218,6 +227,23 @@ struct r535_layout {
 	u32 si_bar1_pde_base, si_bar2_pde_base;
 	u32 si_h_internal_client, si_h_internal_device;
 	u32 si_h_internal_subdevice;
+	/* MC_ENGINE_IDX_* rows of the kernel interrupt table */
+	u16 mc_gsp, mc_replayable_fault, mc_access_cntr, mc_gr0;
+	/* capacities of control lists that grew */
+	u32 gpu_info_max;	/* NV2080_CTRL_GPU_INFO_MAX_LIST_SIZE */
+	u32 fb_info_max;	/* NV2080_CTRL_FB_INFO_MAX_LIST_SIZE */
+	u32 engines_v2_max;	/* NV2080_GPU_MAX_ENGINES_LIST_SIZE */
+	u32 devinfo_max;	/* ..._INTERNAL_DEVICE_INFO_MAX_ENTRIES */
+	u32 ce_caps_rows;	/* CE_GET_ALL_PHYSICAL_CAPS capsTbl rows */
+	u32 ce_present_size;	/* its present mask: 4 or 8 bytes */
+	u32 gr_info_rows;	/* NV0080_CTRL_GR_INFO_MAX_SIZE */
+	u32 ctxbuf_ids;		/* ..._CONTEXT_PROPERTIES_ENGINE_ID_COUNT */
+	/*
+	 * Controls whose number or params layout differs in the branch:
+	 * tried first; *known = false leaves the command to abi/r535's table.
+	 */
+	u32 (*control)(struct vgsp_gsp *gsp, u32 cmd, u8 *params, u32 size,
+		       bool *known);
 };
 
 extern const struct r535_layout r535_layout;
@@ -246,6 +272,7 @@ void r535_rpc_frame(u8 *hdr, u32 function, u32 length);
 void r535_reset(struct vgsp_gsp *gsp);
 
 /* abi/r535 internals */
+u32 r535_memsys_fill(u8 *p, u32 size, u32 fbpa_present, u32 ltc_count);
 u32 r535_static_info(struct vgsp_gsp *gsp, u8 *si, u32 cap);
 u32 r535_control(struct vgsp_gsp *gsp, u32 cmd, u8 *params, u32 size,
 		 bool *known);

@@ -585,6 +585,18 @@ const struct r535_layout r535_layout = {
 	.si_h_internal_client = R535_SI_H_INTERNAL_CLIENT,
 	.si_h_internal_device = R535_SI_H_INTERNAL_DEVICE,
 	.si_h_internal_subdevice = R535_SI_H_INTERNAL_SUBDEVICE,
+	.mc_gsp = R535_MC_ENGINE_IDX_GSP,
+	.mc_replayable_fault = R535_MC_ENGINE_IDX_REPLAYABLE_FAULT,
+	.mc_access_cntr = R535_MC_ENGINE_IDX_ACCESS_CNTR,
+	.mc_gr0 = R535_MC_ENGINE_IDX_GR0,
+	.gpu_info_max = R535_GPU_INFO_MAX_LIST,
+	.fb_info_max = R535_FB_INFO_MAX_LIST,
+	.engines_v2_max = R535_ENGINES_V2_MAX,
+	.devinfo_max = R535_DEVINFO_MAX,
+	.ce_caps_rows = R535_CE_CAPS_ROWS,
+	.ce_present_size = 4,
+	.gr_info_rows = R535_GR_INFO_ROWS,
+	.ctxbuf_ids = R535_CTXBUF_IDS,
 };
 
 const struct vgsp_abi vgsp_abi_r535 = {

@@ -25,6 +25,19 @@ static const struct r535_layout r550_layout = {
 	.si_h_internal_client = R550_SI_H_INTERNAL_CLIENT,
 	.si_h_internal_device = R550_SI_H_INTERNAL_DEVICE,
 	.si_h_internal_subdevice = R550_SI_H_INTERNAL_SUBDEVICE,
+	.mc_gsp = R550_MC_ENGINE_IDX_GSP,
+	.mc_replayable_fault = R550_MC_ENGINE_IDX_REPLAYABLE_FAULT,
+	.mc_access_cntr = R550_MC_ENGINE_IDX_ACCESS_CNTR,
+	.mc_gr0 = R550_MC_ENGINE_IDX_GR0,
+	.gpu_info_max = R550_GPU_INFO_MAX_LIST,
+	.fb_info_max = R550_FB_INFO_MAX_LIST,
+	.engines_v2_max = R550_ENGINES_V2_MAX,
+	.devinfo_max = R550_DEVINFO_MAX,
+	.ce_caps_rows = R550_CE_CAPS_ROWS,
+	.ce_present_size = R550_CE_PRESENT_SIZE,
+	.gr_info_rows = R550_GR_INFO_ROWS,
+	.ctxbuf_ids = R550_CTXBUF_IDS,
+	.control = r550_control,
 };
 
 const struct vgsp_abi vgsp_abi_r550 = {
@@ -46,5 +59,5 @@ const struct vgsp_abi vgsp_abi_r550 = {
 	.rpc_frame = r535_rpc_frame,
 	.reset = r535_reset,
 	.fn_name = r535_fn_name,
-	.ctrl_name = r535_ctrl_name,
+	.ctrl_name = r550_ctrl_name,
 };

@@ -41,4 +41,41 @@
 #define R550_SI_H_INTERNAL_DEVICE	0x87c
 #define R550_SI_H_INTERNAL_SUBDEVICE	0x880
 
+/* MC_ENGINE_IDX_* (engine_idx.h): one more engine before GSP, two before GR */
+#define R550_MC_ENGINE_IDX_GSP		50
+#define R550_MC_ENGINE_IDX_REPLAYABLE_FAULT	59
+#define R550_MC_ENGINE_IDX_ACCESS_CNTR	60
+#define R550_MC_ENGINE_IDX_GR0		84
+
+/* Control lists that grew (the same names as in struct r535_layout) */
+#define R550_GPU_INFO_MAX_LIST		0x41
+#define R550_FB_INFO_MAX_LIST		0x37	/* + FB_INFO_INDEX_IS_ZERO_FB */
+#define R550_ENGINES_V2_MAX		0x40
+#define R550_DEVINFO_MAX		256
+#define R550_CE_CAPS_ROWS		64	/* NV2080_CTRL_MAX_CES */
+#define R550_CE_PRESENT_SIZE		8	/* NvU64 present */
+#define R550_GR_INFO_ROWS		0x38
+#define R550_CTXBUF_IDS			0x1a	/* + GR_CTX_BUFFER_SETUP */
+
+/*
+ * GPU_GET_CONSTRUCTED_FALCON_INFO: 535's INTERNAL_GET_CONSTRUCTED_FALCON_
+ * INFO (0x20800a42) became a GPU control, same params (count + 64 x 20).
+ */
+#define R550_CMD_GPU_GET_CONSTRUCTED_FALCON_INFO	0x208001b0
+#define R550_CONSTRUCTED_FALCON_INFO_SIZE		0x504
+
+/*
+ * INTERNAL_MEMSYS_GET_STATIC_CONFIG (0x20800a1c) lost bReservedMemAtBottom
+ * and maximumBlacklistPages: 0x28 bytes, bFbpaPresent at 0x10, ltcCount
+ * at 0x20, ltsPerLtcCount at 0x24.
+ */
+#define R550_CMD_MEMSYS_GET_STATIC_CONFIG	0x20800a1c
+#define R550_MEMSYS_STATIC_CONFIG_SIZE	0x28
+#define R550_MEMSYS_FBPA_PRESENT	0x10
+#define R550_MEMSYS_LTC_COUNT		0x20
+
+u32 r550_control(struct vgsp_gsp *gsp, u32 cmd, u8 *params, u32 size,
+		 bool *known);
+const char *r550_ctrl_name(u32 cmd);
+
 #endif /* VGSP_ABI_R550_H */
