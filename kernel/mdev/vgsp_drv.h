@@ -47,6 +47,7 @@ struct vgsp_mdev {
 	struct mdev_device *mdev;
 	const struct vgsp_profile *profile;
 	struct vgsp_dev *core;
+	struct vgsp_hostd_inst *hostd;	/* backend=hostd only */
 	struct vgsp_irqs irqs;
 	bool open;
 	struct dentry *dbg_dir;
@@ -60,6 +61,19 @@ static inline struct vgsp_mdev *to_vgsp(struct vfio_device *vdev)
 
 /* Module parameters, validated at load (vgsp_main.c). */
 extern unsigned int vgsp_msix_vectors;
+extern bool vgsp_backend_hostd;
+
+/* vgsp_hostd.c: /dev/vgsp-hostd and each instance's ring (backend=hostd) */
+struct vgsp_hostd_inst;
+struct vgsp_ring_be;
+int vgsp_hostd_init(void);
+void vgsp_hostd_exit(void);
+/* ERR_PTR(-ENODEV) when no hostd is attached (logged, naming @who) */
+struct vgsp_hostd_inst *vgsp_hostd_inst_new(const char *who);
+struct vgsp_ring_be *vgsp_hostd_inst_ring(struct vgsp_hostd_inst *in);
+void vgsp_hostd_inst_bind(struct vgsp_hostd_inst *in, struct vgsp_dev *dev);
+void vgsp_hostd_inst_stop(struct vgsp_hostd_inst *in);
+void vgsp_hostd_inst_free(struct vgsp_hostd_inst *in);
 
 /* vgsp_irq.c */
 void vgsp_irqs_init(struct vgsp_irqs *irqs);

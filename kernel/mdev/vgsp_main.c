@@ -17,7 +17,9 @@
 
 static char *backend = "sim";
 module_param(backend, charp, 0444);
-MODULE_PARM_DESC(backend, "what executes guest GPU work: sim (default)");
+MODULE_PARM_DESC(backend,
+		 "what executes guest GPU work: sim (default) or hostd (the daemon attached to /dev/vgsp-hostd)");
+bool vgsp_backend_hostd;
 
 static char *phys_gpu = "";
 module_param(phys_gpu, charp, 0444);
@@ -255,14 +257,12 @@ static int check_phys_gpu(void)
 
 static int check_params(void)
 {
-	if (strcmp(backend, "sim")) {
-		if (!strcmp(backend, "hostd"))
-			pr_err("vgsp: backend: 'hostd' is not available in this build; use sim\n");
-		else
-			pr_err("vgsp: backend: unknown backend '%s' (valid: sim)\n",
-			       backend);
+	if (strcmp(backend, "sim") && strcmp(backend, "hostd")) {
+		pr_err("vgsp: backend: unknown backend '%s' (valid: sim, hostd)\n",
+		       backend);
 		return -EINVAL;
 	}
+	vgsp_backend_hostd = !strcmp(backend, "hostd");
 	if (fb_budget_gib < 1 || fb_budget_gib > 1024) {
 		pr_err("vgsp: fb_budget_gib: %u out of range 1..1024\n",
 		       fb_budget_gib);
@@ -335,14 +335,22 @@ static int __init vgsp_init(void)
 	ret = vgsp_debugfs_init();
 	if (ret)
 		goto err_del;
+	if (vgsp_backend_hostd) {
+		ret = vgsp_hostd_init();
+		if (ret)
+			goto err_debugfs;
+	}
 	ret = register_types();
 	if (ret)
-		goto err_debugfs;
+		goto err_hostd;
 	pr_info("vgsp: loaded: backend=%s fb_budget_gib=%u max_instances=%u msix_vectors=%u, %u types\n",
 		backend, fb_budget_gib, max_instances, vgsp_msix_vectors,
 		vgsp_nprofiles);
 	return 0;
 
+err_hostd:
+	if (vgsp_backend_hostd)
+		vgsp_hostd_exit();
 err_debugfs:
 	vgsp_debugfs_exit();
 err_del:
@@ -361,6 +369,8 @@ static void __exit vgsp_exit(void)
 {
 	/* Removes every remaining instance first. */
 	mdev_unregister_parent(&vgsp_parent);
+	if (vgsp_backend_hostd)
+		vgsp_hostd_exit();
 	vgsp_debugfs_exit();
 	device_del(&vgsp_parent_dev);
 	put_device(&vgsp_parent_dev);

@@ -11,6 +11,7 @@
 
 #include "vgsp_compat.h"
 #include "vgsp_drv.h"
+#include "backend/ring.h"
 
 /* Guest memory by IOVA through the VFIO container (pins per access). */
 static int fe_dma_read(void *fe, u64 iova, void *buf, size_t len)
@@ -227,6 +228,30 @@ static void vgsp_dma_unmap(struct vfio_device *vdev, u64 iova, u64 length)
 	vgsp_dev_dma_unmapped(to_vgsp(vdev)->core, iova, length);
 }
 
+/* backend=hostd: refused (fail closed) while no hostd is attached. */
+static int init_hostd(struct vgsp_mdev *vm, const u8 *uuid)
+{
+	struct vgsp_dev_opts o = { .backend = &vgsp_backend_ring };
+
+	vm->hostd = vgsp_hostd_inst_new(dev_name(&vm->mdev->dev));
+	if (IS_ERR(vm->hostd)) {
+		int ret = PTR_ERR(vm->hostd);
+
+		vm->hostd = NULL;
+		return ret;
+	}
+	o.backend_priv = vgsp_hostd_inst_ring(vm->hostd);
+	vm->core = vgsp_dev_create_opts(vm->profile, uuid, vgsp_msix_vectors,
+					&vgsp_linux_fe_ops, vm, &o);
+	if (!vm->core) {
+		vgsp_hostd_inst_free(vm->hostd);
+		vm->hostd = NULL;
+		return -ENOMEM;
+	}
+	vgsp_hostd_inst_bind(vm->hostd, vm->core);
+	return 0;
+}
+
 static int vgsp_init_dev(struct vfio_device *vdev)
 {
 	struct vgsp_mdev *vm = to_vgsp(vdev);
@@ -239,6 +264,8 @@ static int vgsp_init_dev(struct vfio_device *vdev)
 	/* dev_name is the UUID string the user wrote; keep its byte order. */
 	if (uuid_parse(dev_name(&mdev->dev), &uuid))
 		return -EINVAL;
+	if (vgsp_backend_hostd)
+		return init_hostd(vm, uuid.b);
 	vm->core = vgsp_dev_create(vm->profile, uuid.b, vgsp_msix_vectors,
 				   &vgsp_linux_fe_ops, vm);
 	return vm->core ? 0 : -ENOMEM;
@@ -248,8 +275,13 @@ static void vgsp_release_dev(struct vfio_device *vdev)
 {
 	struct vgsp_mdev *vm = to_vgsp(vdev);
 
+	if (vm->hostd)
+		vgsp_hostd_inst_stop(vm->hostd);
 	vgsp_dev_destroy(vm->core);
 	vm->core = NULL;
+	if (vm->hostd)
+		vgsp_hostd_inst_free(vm->hostd);
+	vm->hostd = NULL;
 	/* 6.1 only: the struct is ours to free (2 KiB a removal leaked) */
 	vgsp_vfio_free_device(vdev);
 }
