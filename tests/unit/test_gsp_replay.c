@@ -482,7 +482,8 @@ static void test_abi_chosen_by_version(void **state)
 	struct inproc *ip = *state;
 	struct rp_client *c = rp_new(&ip->t);
 	unsigned int before;
-	uint8_t si[0x888];
+	uint8_t si[0x888], ctl[0x504];
+	uint32_t hc, hs;
 	char line[512];
 	const uint8_t *r;
 	int irq;
@@ -509,6 +510,22 @@ static void test_abi_chosen_by_version(void **state)
 	assert_int_equal(get32(r, 0x880), 0x5d1fe001);	/* hInternalSubdevice */
 	/* 535's computeBranding word (0x650) is inside 550's fbRegion[9] */
 	assert_int_equal(get32(r, 0x650), 0);
+	/* controls 550 renumbered or laid out differently */
+	hc = get32(r, 0x878);
+	hs = get32(r, 0x880);
+	memset(ctl, 0xa5, sizeof(ctl));
+	assert_int_equal(control(c, hc, hs,
+				 0x208001b0, ctl, 0x504, &irq), 0);
+	assert_int_equal(get32(ctl, 0), 0);		/* no generic falcons */
+	memset(ctl, 0xa5, sizeof(ctl));
+	assert_int_equal(control(c, hc, hs,
+				 0x20800a1c, ctl, 0x28, &irq), 0);
+	assert_int_equal(ctl[0x10], 1);			/* bFbpaPresent */
+	assert_int_equal(get32(ctl, 0x20), 10);		/* ltcCount */
+	assert_int_equal(get32(ctl, 0x24), 4);		/* ltsPerLtcCount */
+	/* 535's sizes are refused under 550 */
+	assert_int_equal(control(c, hc, hs,
+				 0x20800a1c, ctl, 0x38, &irq), 0x3a);
 
 	/* a GSP reboot forgets the announcement: back to the default ABI */
 	wr(c, GSP_ENGINE, 1);
