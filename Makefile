@@ -56,7 +56,7 @@ unit: unit-build
 # Static guest binaries for the VM tests land in $(O)/vm-bin/.
 vm-bin:
 	@mkdir -p $(O)/vm-bin
-	@for d in tests/vm tests/replay tools/vgsp-smi; do \
+	@for d in tests/vm tests/replay tools/vgsp-smi userspace/hostd; do \
 		if [ -f $$d/Makefile ]; then \
 			$(MAKE) -C $$d vm-bin OUTDIR=$(CURDIR)/$(O)/vm-bin || exit 1; \
 		fi; \

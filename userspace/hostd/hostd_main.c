@@ -667,11 +667,14 @@ static void *read_file(const char *path, size_t *n)
 }
 
 static int fwd_test(const char *cubin);
+int hostd_attach_main(int argc, char **argv); /* hostd_attach.c */
 
 int main(int argc, char **argv)
 {
 	const char *cubin = "build/kern.cubin", *mode = "auto";
 	int multi_ce = 0;
+	if (argc > 1 && !strcmp(argv[1], "attach"))
+		return hostd_attach_main(argc - 2, argv + 2);
 	if (argc > 1 && !strcmp(argv[1], "fwd-test")) {
 		for (int i = 2; i < argc; i++) {
 			if (!strcmp(argv[i], "--cubin") && i + 1 < argc) {

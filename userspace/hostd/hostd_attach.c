@@ -1,0 +1,148 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * hostd_attach.c - `vgsp-hostd attach`: serve vgsp.ko's backend=hostd
+ * instances through /dev/vgsp-hostd (docs/forwarding.md §5) with the CPU
+ * executor (ring_serve.c). Sleeps on the eventfd the kernel signals; after
+ * each wake it lists the instances, maps new ones, serves every ring and
+ * kicks the instances that got completions. No polling when idle.
+ *
+ *   vgsp-hostd attach [--dev PATH] [--serve-items N]
+ *
+ * --serve-items N: serve N items, then leave later ones pending (test rigs:
+ * a hostd that hangs, so its death has work to fail). Exit codes: 0 on
+ * SIGTERM/SIGINT, 3 when another hostd is attached (EBUSY), 1 otherwise.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "ring_serve.h"
+#include "../../kernel/core/hostd_ring.h"
+
+struct served {
+	void *map;
+	struct hr_server srv;
+};
+
+static volatile sig_atomic_t stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+static void drop(struct served *s, unsigned id)
+{
+	hr_server_fini(&s->srv);
+	munmap(s->map, VGSP_HR_MAP_BYTES);
+	s->map = NULL;
+	printf("vgsp-hostd: instance %u dropped\n", id);
+}
+
+int hostd_attach_main(int argc, char **argv)
+{
+	const char *dev = "/dev/vgsp-hostd";
+	unsigned long long budget = ~0ull;
+	static struct served tab[VGSP_HR_MAX_INSTANCES];
+
+	for (int i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "--dev") && i + 1 < argc) {
+			dev = argv[++i];
+		} else if (!strcmp(argv[i], "--serve-items") && i + 1 < argc) {
+			budget = strtoull(argv[++i], NULL, 0);
+		} else {
+			fprintf(stderr, "usage: vgsp-hostd attach [--dev PATH] [--serve-items N]\n");
+			return 2;
+		}
+	}
+	int fd = open(dev, O_RDWR | O_CLOEXEC);
+	int efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (fd < 0 || efd < 0) {
+		fprintf(stderr, "vgsp-hostd: %s: %s\n", dev, strerror(errno));
+		return 1;
+	}
+	struct vgsp_hostd_attach a = { .version = VGSP_HR_VERSION, .event_fd = efd };
+	if (ioctl(fd, VGSP_HOSTD_ATTACH, &a)) {
+		int e = errno;
+		fprintf(stderr, "vgsp-hostd: attach refused: %s%s\n", strerror(e),
+			e == EBUSY ? " (another hostd is attached)" : "");
+		return e == EBUSY ? 3 : 1;
+	}
+	signal(SIGTERM, on_signal);
+	signal(SIGINT, on_signal);
+	printf("vgsp-hostd: attached to %s\n", dev);
+	fflush(stdout);
+
+	while (!stop) {
+		struct vgsp_hostd_list l;
+		uint64_t cnt;
+
+		/* clear the eventfd first: a signal after this is not lost */
+		if (read(efd, &cnt, sizeof(cnt)) < 0 && errno != EAGAIN)
+			break;
+		if (ioctl(fd, VGSP_HOSTD_LIST, &l))
+			break;
+		for (unsigned id = 0; id < VGSP_HR_MAX_INSTANCES; id++) {
+			struct served *s = &tab[id];
+			int want = (l.serving >> id) & 1;
+
+			if (s->map && !want)
+				drop(s, id);
+			if (!s->map && want) {
+				void *m = mmap(NULL, VGSP_HR_MAP_BYTES, PROT_READ | PROT_WRITE,
+					       MAP_SHARED, fd, (off_t)id * VGSP_HR_MAP_BYTES);
+				if (m == MAP_FAILED)
+					continue;
+				s->map = m;
+				if (hr_server_init(&s->srv, m, VGSP_HR_MAP_BYTES)) {
+					fprintf(stderr, "vgsp-hostd: instance %u: bad ring layout\n", id);
+					drop(s, id);
+					continue;
+				}
+				printf("vgsp-hostd: serving instance %u\n", id);
+			}
+			if (!s->map || !budget)
+				continue;
+			unsigned max = budget < 64 ? (unsigned)budget : 64;
+			int n = hr_server_run(&s->srv, max);
+			if (n < 0) {
+				fprintf(stderr, "vgsp-hostd: instance %u: broken ring\n", id);
+				drop(s, id);
+				continue;
+			}
+			if (n) {
+				budget -= (unsigned)n;
+				uint32_t kid = id;
+				if (ioctl(fd, VGSP_HOSTD_KICK, &kid))
+					fprintf(stderr, "vgsp-hostd: kick %u: %s\n", id, strerror(errno));
+				/* more may be queued behind the ones served */
+				uint64_t one = 1;
+				if (write(efd, &one, sizeof(one)) < 0)
+					break;
+			}
+		}
+		fflush(stdout);
+		struct pollfd p = { .fd = efd, .events = POLLIN };
+		if (poll(&p, 1, -1) < 0 && errno != EINTR)
+			break;
+	}
+	for (unsigned id = 0; id < VGSP_HR_MAX_INSTANCES; id++) {
+		if (tab[id].map) {
+			printf("vgsp-hostd: instance %u served %llu items, %llu errors\n", id,
+			       (unsigned long long)tab[id].srv.st.completed,
+			       (unsigned long long)tab[id].srv.st.errors);
+			drop(&tab[id], id);
+		}
+	}
+	close(fd);
+	return stop ? 0 : 1;
+}
