@@ -53,6 +53,9 @@ vm_boot() {
 		_extra="$_extra rig.long"
 		_limit=${RIG_VM_TIMEOUT:-2400}
 	fi
+	# RIG_APPEND: extra guest kernel arguments, e.g. rig.seed=N / rig.fuzzsecs=N (case 56) or
+	# "slub_debug=FZPU,kmalloc-* kfence.sample_interval=10" (Debian has no KASAN kernel).
+	[ -z "${RIG_APPEND:-}" ] || _extra="$_extra $RIG_APPEND"
 	# The host root goes in read-only, for the real-client checks (QEMU, mdevctl).
 	# Two vCPUs on one TCG thread: SMP paths and IPIs stay, but no guest
 	# text_poke can race a stale translation on the other vCPU (seen with
