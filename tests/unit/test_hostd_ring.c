@@ -6,7 +6,9 @@
  * loopback link. The protocol: wrap, a full completion ring, impossible
  * indices and statuses from either peer refused with a counter, hostd's
  * death. Parity: the same copy-engine transfers and launch on a sim
- * instance and on a ring instance leave the same bytes and statuses.
+ * instance and on a ring instance leave the same bytes and statuses. And
+ * a guest channel on the ring: its copy runs through hostd, and hostd's
+ * death stops the channel with its error notifier.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -22,6 +24,7 @@
 #include "profiles.h"
 #include "mm/mm.h"
 #include "fifo/fifo.h"
+#include "rm/rm.h"
 #include "backend/ring.h"
 #include "helpers/fake_fe.h"
 #include "../../userspace/hostd/include/ring_serve.h"
@@ -509,6 +512,133 @@ static void test_server_refuses_bad_kernel_input(void **state)
 	hr_server_fini(&s);
 }
 
+/* A guest channel on the ring instance (as in test_fifo.c). */
+#define CLIENT		0xc1e00001
+#define HDEVICE		0x1
+#define HCHAN		0x2
+#define GPFIFO_VA	0x1000
+#define PB_VA		0x2000
+#define ERRNOT_PA	0x5000ULL
+#define USERD_PA	0x300000ULL
+#define CHID		3
+#define RUNLIST		1
+
+static void fb32(struct vgsp_dev *d, u64 pa, u32 v)
+{
+	u8 b[4];
+
+	vgsp_put32(b, 0, v);
+	assert_int_equal(vgsp_fb_write(d, pa, b, 4), 0);
+}
+
+static u32 rd32(struct vgsp_dev *d, u64 pa)
+{
+	u8 b[4];
+
+	assert_int_equal(vgsp_fb_read(d, pa, b, 4), 0);
+	return vgsp_get32(b, 0);
+}
+
+static void make_channel(struct vgsp_dev *d)
+{
+	struct vgsp_chan_desc cd = {
+		.client = CLIENT, .handle = HCHAN, .parent = HDEVICE,
+		.hdevice = HDEVICE, .chid = CHID, .runlist = RUNLIST,
+		.engine_type = 9, .gpfifo_va = GPFIFO_VA, .gpfifo_entries = 16,
+		.userd_pa = USERD_PA, .userd_target = VGSP_MEM_VID,
+		.errnot_pa = ERRNOT_PA, .errnot_target = VGSP_MEM_VID,
+		.has_errnot = true,
+	};
+	u8 z[64] = { 0 };
+
+	vgsp_dev_lock(d);
+	assert_int_equal(vgsp_fb_write(d, ERRNOT_PA, z, sizeof(z)), 0);
+	assert_int_equal(vgsp_fb_write(d, USERD_PA, z, sizeof(z)), 0);
+	assert_int_equal(vgsp_fb_write(d, USERD_PA + 64, z, sizeof(z)), 0);
+	assert_int_equal(vgsp_fb_write(d, USERD_PA + 128, z, sizeof(z)), 0);
+	assert_int_equal(vgsp_rm_vas_set_pd(d, CLIENT, HDEVICE, 0, PD4,
+					    VGSP_MEM_VID), 0);
+	assert_int_equal(vgsp_fifo_chan_alloc(d, &cd), 0);
+	vgsp_dev_unlock(d);
+}
+
+/* A 64 KiB copy VA 0x40000 -> 0x80000 as GPFIFO entry @slot. */
+static void submit_copy(struct vgsp_dev *d, u32 slot)
+{
+	const u32 pb[] = {
+		0x20010000, 0x0000c8b5,		/* SET_OBJECT copy */
+		0x20020100, 0, 0x40000,		/* OFFSET_IN */
+		0x20020102, 0, 0x80000,		/* OFFSET_OUT */
+		0x20010106, 0x10000,		/* LINE_LENGTH_IN */
+		0x200100c0, 0x182,		/* LAUNCH_DMA pitch, virtual */
+	};
+	u32 i, off = slot * 0x100, token = RUNLIST << 16 | CHID;
+
+	vgsp_dev_lock(d);
+	for (i = 0; i < VGSP_ARRAY_SIZE(pb); i++)
+		fb32(d, VA_PA + PB_VA + off + 4 * i, pb[i]);
+	fb32(d, VA_PA + GPFIFO_VA + 8 * slot, PB_VA + off);
+	fb32(d, VA_PA + GPFIFO_VA + 8 * slot + 4,
+	     (u32)VGSP_ARRAY_SIZE(pb) << 10);
+	fb32(d, USERD_PA + VGSP_USERD_GP_PUT, slot + 1);
+	vgsp_dev_unlock(d);
+	assert_int_equal(vgsp_dev_bar_write(d, VGSP_BAR0, 0xbb0090, &token,
+					    4), 0);
+}
+
+static bool settled(struct vgsp_dev *d, u32 gp_get)
+{
+	int i;
+
+	for (i = 0; i < 3000; i++) {
+		struct timespec ts = { 0, 1000000 };
+		bool done;
+
+		vgsp_dev_lock(d);
+		done = rd32(d, USERD_PA + VGSP_USERD_GP_GET) == gp_get ||
+		       (rd32(d, ERRNOT_PA + 12) >> 16) != 0;
+		vgsp_dev_unlock(d);
+		if (done)
+			return true;
+		nanosleep(&ts, NULL);
+	}
+	return false;
+}
+
+static void test_channel_copy_then_hostd_death(void **state)
+{
+	struct pair *p = *state;
+	static u8 a[0x10000], b[0x10000];
+	struct vgsp_chan *ch;
+
+	make_channel(p->b);
+	submit_copy(p->b, 0);
+	assert_true(settled(p->b, 1));
+	vgsp_dev_lock(p->b);
+	assert_int_equal(rd32(p->b, ERRNOT_PA + 12) >> 16, 0);
+	assert_int_equal(vgsp_fb_read(p->b, VA_PA + 0x40000, a, sizeof(a)), 0);
+	assert_int_equal(vgsp_fb_read(p->b, VA_PA + 0x80000, b, sizeof(b)), 0);
+	vgsp_dev_unlock(p->b);
+	assert_memory_equal(a, b, sizeof(a));
+	assert_int_equal(p->rb.st.completions, 1);
+
+	/* hostd dies while the next copy waits: the channel stops */
+	p->lp.mode = DIE;
+	submit_copy(p->b, 1);
+	assert_true(settled(p->b, 2));
+	vgsp_dev_lock(p->b);
+	assert_int_equal(rd32(p->b, ERRNOT_PA + 12) >> 16, 0xffff);
+	assert_int_not_equal(rd32(p->b, ERRNOT_PA + 8), 0);
+	assert_int_not_equal(rd32(p->b, ERRNOT_PA + 8), 31);	/* not MMU */
+	ch = vgsp_fifo_chan_find(p->b, CLIENT, HCHAN);
+	assert_non_null(ch);
+	assert_int_equal(ch->state, VGSP_CHAN_ERROR);
+	vgsp_dev_unlock(p->b);
+	assert_int_equal(rd32(p->b, USERD_PA + VGSP_USERD_GP_GET), 1);
+	assert_int_equal(p->rb.st.failed_items, 1);
+	assert_true(vgsp_ring_be_failed(&p->rb));
+}
+
 static void test_index_arithmetic(void **state)
 {
 	(void)state;
@@ -542,6 +672,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_stale_completion_times_out,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_hostd_death_fails_pending,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_channel_copy_then_hostd_death,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_server_wraps_and_stops_when_full,
 						setup, teardown),

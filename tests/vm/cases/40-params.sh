@@ -4,7 +4,7 @@
 . /lib/rig.sh
 
 vgsp_unload
-for p in backend=hostd backend=bogus backend= phys_gpu=zz:zz.z phys_gpu=0000:00:01.0 \
+for p in backend=bogus backend= phys_gpu=zz:zz.z phys_gpu=0000:00:01.0 \
 	 phys_gpu=0000:00:1f.7 fb_budget_gib=0 fb_budget_gib=1025 max_instances=0 \
 	 max_instances=65 msix_vectors=0 msix_vectors=65 rpc_inline_us=10001; do
 	name=${p%%=*}
