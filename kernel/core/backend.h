@@ -40,6 +40,18 @@ struct vgsp_ce_xfer {
 	u64 off;
 };
 
+/*
+ * When work reached the engine and when its completion was seen, on the
+ * host's clock (vgsp_now_ns). A backend that submits to another engine
+ * (hostd: a host channel's doorbell) sets them in the channel's op_t
+ * during ce_xfer/gr_launch; left 0, the core takes the call's start and
+ * end. The core turns them into its per-operation latency figures
+ * (fifo/op_lat.c).
+ */
+struct vgsp_op_times {
+	u64 sub_ns, done_ns;
+};
+
 /* Bytes one ce_xfer call may move (fills of FB count a sixteenth). */
 #define VGSP_CE_SLICE_BYTES	(16ULL << 20)
 

@@ -95,6 +95,7 @@ const struct vgsp_view vgsp_core_views[] = {
 	{ "bar0_unknown", show_bar0_unknown },
 	{ "mm", show_mm },
 	{ "channels", vgsp_fifo_show_channels },
+	{ "op_latency", vgsp_fifo_show_op_latency },
 	{ "vaspaces", vgsp_rm_show_vaspaces },
 };
 

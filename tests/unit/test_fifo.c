@@ -181,6 +181,21 @@ static void test_fast_scrub_and_semaphores(void **state)
 		assert_int_equal(ch->state, VGSP_CHAN_IDLE);
 	}
 	vgsp_dev_unlock(f->dev);
+	/* one copy: each stage of its latency counted once, GR untouched */
+	{
+		const struct vgsp_fifo_lat *l = &f->dev->fifo->lat;
+
+		assert_int_equal(l->submit[VGSP_OP_CE].n, 1);
+		assert_int_equal(l->exec[VGSP_OP_CE].n, 1);
+		assert_int_equal(l->complete[VGSP_OP_CE].n, 1);
+		assert_int_equal(l->overhead[VGSP_OP_CE].n, 1);
+		assert_int_equal(l->exec[VGSP_OP_GR].n, 0);
+		assert_int_equal(l->wake.n, 1);
+		/* the copy is visible at its own semaphore, before GP_GET */
+		assert_true(l->overhead[VGSP_OP_CE].sum_ns ==
+			    l->submit[VGSP_OP_CE].sum_ns +
+			    l->complete[VGSP_OP_CE].sum_ns);
+	}
 }
 
 /* A compute launch on sim stops the channel with an error notifier. */

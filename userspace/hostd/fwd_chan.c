@@ -190,6 +190,7 @@ int hd_fwd_launch(struct hd_dev *d, struct hd_fwd_chan *c,
 	uint32_t payload = c->seq + 1;
 	long len = hd_fwd_encode_launch(buf, cap, m, n, qmd_va, c->fence.va, payload);
 	int r;
+	c->t_submit_ns = c->t_done_ns = 0;
 	if (len < 0) {
 		r = -EINVAL; /* refused before anything reached the GPU */
 	} else {
@@ -198,7 +199,10 @@ int hd_fwd_launch(struct hd_dev *d, struct hd_fwd_chan *c,
 			c->dead = true;
 			r = -EIO;
 		} else {
+			c->t_submit_ns = hd_now_ns();
 			r = wait_fence(c, payload, timeout_ns, rc);
+			if (!r)
+				c->t_done_ns = hd_now_ns();
 		}
 	}
 	if (buf != local)

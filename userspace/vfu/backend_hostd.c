@@ -466,6 +466,9 @@ static int hostd_gr_launch(struct vgsp_dev *dev, struct vgsp_chan *ch,
 		goto out;
 	ret = hd_fwd_launch(&h->d, &f->c, m, n, qmd_va, LAUNCH_TIMEOUT_NS,
 			    &rc);
+	/* the host channel's doorbell and fence, for the latency figures */
+	ch->op_t.sub_ns = f->c.t_submit_ns;
+	ch->op_t.done_ns = f->c.t_done_ns;
 	if (!ret) {
 		f->sent_seq = seq;
 	} else if (ret == -EFAULT) {

@@ -174,7 +174,9 @@ static int launch(struct vgsp_dev *dev, struct vgsp_chan *ch, u32 d)
 		ch->ce_busy = true;
 	}
 	if (x->lines && x->line_bytes) {
+		vgsp_op_begin(ch, VGSP_OP_CE);
 		ret = dev->backend->ce_xfer(dev, x);
+		vgsp_op_end(dev, ch, VGSP_OP_CE, !ret || ret == -EAGAIN, !ret);
 		if (ret == -EAGAIN)
 			return VGSP_ENG_YIELD;
 		if (ret) {

@@ -178,7 +178,9 @@ int vgsp_gr_method(struct vgsp_dev *dev, struct vgsp_chan *ch, u32 mthd,
 	case M_SEND_SIGNALING_PCAS_B:
 	case M_SEND_SIGNALING_PCAS2_B:
 		ch->st.gr_launches++;
+		vgsp_op_begin(ch, VGSP_OP_GR);
 		ret = dev->backend->gr_launch(dev, ch, ch->gr_qmd_va);
+		vgsp_op_end(dev, ch, VGSP_OP_GR, !ret, true);
 		if (ret) {
 			ch->error_code = ret == -EFAULT ? VGSP_RC_MMU_FAULT :
 				VGSP_RC_GR_EXCEPTION;

@@ -79,6 +79,7 @@ int vgsp_sem_release(struct vgsp_dev *dev, struct vgsp_chan *ch, u64 va,
 		return VGSP_ENG_ERROR;
 	}
 	ch->st.sem_releases++;
+	vgsp_op_visible(dev, ch);
 	vgsp_fifo_kick_blocked(dev);
 	return VGSP_ENG_OK;
 }

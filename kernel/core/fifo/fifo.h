@@ -24,6 +24,7 @@
 #include "../mm/mm.h"
 #include "../backend.h"
 #include "../regmodel.h"
+#include "../lat.h"
 
 #define VGSP_FIFO_MAX_CHANNELS	64
 #define VGSP_FIFO_MAX_CHID	2048
@@ -119,6 +120,13 @@ struct vgsp_chan {
 		u64 i2m_total, i2m_done;
 	} gr;
 	struct vgsp_gr_rec *gr_rec;	/* backend->gr_state only */
+	/* the latency of the operation in flight per class (op_lat.c) */
+	struct vgsp_op_times op_t;	/* the backend's, for the last call */
+	struct vgsp_op_track {
+		u64 t0, sub;		/* decoded; on the engine */
+		u64 vis_done, vis_sub;	/* done, not yet visible to the guest */
+	} op[2];
+	u64 wake_db;			/* the doorbell whose wake was counted */
 	u8 rc_todo;			/* stop not yet told: VGSP_RC_PART_* */
 	struct vgsp_chan_stats st;
 };
@@ -145,6 +153,29 @@ struct vgsp_fifo_stats {
 #undef VGSP_FIFO_FIELD
 };
 
+/* Operation classes of the latency figures. */
+enum vgsp_op_class {
+	VGSP_OP_CE,
+	VGSP_OP_GR,
+	VGSP_OP_CLASSES,
+};
+
+/*
+ * Where the time of one operation goes, on the host's clock: what vgsp
+ * itself costs (submit + complete, the forwarding overhead) apart from
+ * what the engine takes (exec) and from the worker's wake-up.
+ */
+struct vgsp_fifo_lat {
+	struct vgsp_lat wake;	/* doorbell trapped -> its channel runs */
+	/* method decoded -> on the engine (host doorbell written) */
+	struct vgsp_lat submit[VGSP_OP_CLASSES];
+	/* on the engine -> completion seen */
+	struct vgsp_lat exec[VGSP_OP_CLASSES];
+	/* completion seen -> visible to the guest (semaphore or GP_GET) */
+	struct vgsp_lat complete[VGSP_OP_CLASSES];
+	struct vgsp_lat overhead[VGSP_OP_CLASSES];	/* submit + complete */
+};
+
 struct vgsp_fifo {
 	struct vgsp_dev *dev;
 	struct vgsp_lock *lock;		/* channel state and engine work */
@@ -163,6 +194,7 @@ struct vgsp_fifo {
 	u64 rc_wait_ns;			/* status queue full since; 0: not */
 	u64 gr_seq;			/* compute state writes (gr_rec) */
 	struct vgsp_fifo_stats st;
+	struct vgsp_fifo_lat lat;	/* fifo lock */
 };
 
 
@@ -212,5 +244,19 @@ extern const struct vgsp_reg_table vgsp_fifo_reg_table;
 struct vgsp_printer;
 /* The "channels" view. */
 void vgsp_fifo_show_channels(struct vgsp_dev *dev, struct vgsp_printer *p);
+void vgsp_fifo_show_op_latency(struct vgsp_dev *dev, struct vgsp_printer *p);
+
+/*
+ * Per-operation latency (op_lat.c), fifo lock held. An engine calls
+ * begin before each backend call of an operation and end after it
+ * (@done: the operation finished); the first guest-visible sign after it
+ * (a semaphore release, GP_GET moving) calls visible. wake: the worker
+ * starts a channel a doorbell named.
+ */
+void vgsp_op_begin(struct vgsp_chan *ch, enum vgsp_op_class c);
+void vgsp_op_end(struct vgsp_dev *dev, struct vgsp_chan *ch,
+		 enum vgsp_op_class c, bool ok, bool done);
+void vgsp_op_visible(struct vgsp_dev *dev, struct vgsp_chan *ch);
+void vgsp_op_wake(struct vgsp_dev *dev, struct vgsp_chan *ch);
 
 #endif /* VGSP_FIFO_H */

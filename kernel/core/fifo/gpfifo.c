@@ -199,6 +199,7 @@ bool vgsp_gpfifo_run(struct vgsp_dev *dev, struct vgsp_chan *ch)
 
 	if (ch->state == VGSP_CHAN_ERROR)
 		return false;
+	vgsp_op_wake(dev, ch);
 	ch->state = VGSP_CHAN_RUNNING;
 	for (;;) {
 		if (!ch->in_seg) {
@@ -224,6 +225,7 @@ bool vgsp_gpfifo_run(struct vgsp_dev *dev, struct vgsp_chan *ch)
 		ch->in_seg = false;
 		ch->gp_get = (ch->gp_get + 1) % ch->d.gpfifo_entries;
 		userd_put32(dev, ch, VGSP_USERD_GP_GET, ch->gp_get);
+		vgsp_op_visible(dev, ch);
 		ch->st.entries++;
 	}
 	/* idle: everything up to GP_PUT done */

@@ -136,6 +136,9 @@ struct hd_fwd_chan {
 	bool dead;             /* RC'd or timed out: close and reopen */
 	bool vid_ring;         /* (added) ring + pushbuffer fell back to vidmem */
 	uint32_t rc_info32;    /* (added) notifier info32 of the last RC */
+	/* the last launch: doorbell written, fence seen (CLOCK_MONOTONIC ns;
+	 * 0 when it did not get that far) - the forwarding latency figures */
+	uint64_t t_submit_ns, t_done_ns;
 };
 /* A method of the compute class: byte offset and data. */
 struct hd_mthd {

@@ -6,9 +6,19 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "hostd_fwd.h"
 #include "fake_hostd.h"
+
+/* hostd's clock (hd_now_ns: CLOCK_MONOTONIC), which the core uses too */
+static uint64_t fake_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
 
 struct fake_rm fake_rm;
 
@@ -109,6 +119,11 @@ int hd_fwd_launch(struct hd_dev *d, struct hd_fwd_chan *c,
 		c->dead = true;
 		return fake_rm.launch_rc;
 	}
+	/* the doorbell, then launch_ns "on the GPU" until the fence */
+	c->t_submit_ns = fake_now();
+	while (fake_now() - c->t_submit_ns < fake_rm.launch_ns)
+		;
+	c->t_done_ns = fake_now();
 	return 0;
 }
 

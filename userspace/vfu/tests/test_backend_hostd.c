@@ -526,6 +526,34 @@ static void test_partial_resync_equals_full_walk(void **state)
 	assert_int_equal(stat(f, "resync_errors"), 0);
 }
 
+/*
+ * The forwarding latency figures: the host channel's doorbell and fence
+ * times split a launch into vgsp's own submit and complete and the GPU's
+ * exec (here 20 ms "on the GPU").
+ */
+static void test_launch_latency_split(void **state)
+{
+	struct fx *f = *state;
+	const struct vgsp_fifo_lat *l = &f->dev->fifo->lat;
+
+	fake_rm.launch_ns = 20000000;
+	make_channel(f);
+	submit(f, pb_first, VGSP_ARRAY_SIZE(pb_first));
+	submit(f, pb_again, VGSP_ARRAY_SIZE(pb_again));
+	assert_int_equal(l->exec[VGSP_OP_GR].n, 2);
+	assert_int_equal(l->submit[VGSP_OP_GR].n, 2);
+	/* GP_GET moving made both visible */
+	assert_int_equal(l->complete[VGSP_OP_GR].n, 2);
+	assert_int_equal(l->overhead[VGSP_OP_GR].n, 2);
+	assert_true(vgsp_lat_pct(&l->exec[VGSP_OP_GR], 500) >= 20000000ULL * 7 / 8);
+	/* the GPU's time is not overhead */
+	assert_true(l->overhead[VGSP_OP_GR].max_ns < 20000000);
+	assert_true(l->submit[VGSP_OP_GR].sum_ns > 0);	/* stamps used */
+	assert_int_equal(l->overhead[VGSP_OP_GR].sum_ns,
+			 l->submit[VGSP_OP_GR].sum_ns +
+			 l->complete[VGSP_OP_GR].sum_ns);
+}
+
 static void test_fault_and_free(void **state)
 {
 	struct fx *f = *state;
@@ -570,6 +598,8 @@ int main(void)
 			test_resync_walks_what_changed, setup, teardown),
 		cmocka_unit_test_setup_teardown(
 			test_partial_resync_equals_full_walk, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_launch_latency_split,
+						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fault_and_free, setup,
 						teardown),
 		cmocka_unit_test(test_refused_gpu_means_no_instance),
