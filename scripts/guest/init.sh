@@ -12,7 +12,8 @@
 # "rung3check:": after cudacheck when rung2=1 is given too (the verdict stays rung 2's), else
 # instead of it (nvidia.ko and nvidia-uvm.ko as for rung 2, lines prefixed "rung3:", the verdict
 # the guest's own: every test passed its CPU reference; rung 3 itself is the byte comparison with
-# the native run, scripts/guest/rung3-compare.sh on the host).
+# the native run, scripts/guest/rung3-compare.sh on the host). rung2.smiq=1: nvidia-smi -q too
+# in rung-2 mode, before cudacheck (the demo).
 # perf=1: the open-iov-perf/1 harness through perf.sh (role=guest, --no-aggregate) with
 # perf.args=a,b,... as perf.sh's options, perf.sizes=B,B,... as its --sizes (a list of its own:
 # perf.args splits on commas) and perf.harness=a,b,... as its --harness-args, after
@@ -88,6 +89,13 @@ fi
 if [ -n "$maj" ] && [ "$RUNG" = 2 ] && [ "$(arg rung2.probe)" = 1 ]; then
 	# rung2.probe=1: which engine each copy/memset entry point uses (cuprobe.c)
 	say "cuprobe"; cuprobe; say "cuprobe rc=$?"
+fi
+# rung2.smiq=1 (the demo): nvidia-smi -q as well, before cudacheck (a few of its lines, its rc).
+if [ -n "$maj" ] && [ "$RUNG" = 2 ] && [ "$(arg rung2.smiq)" = 1 ]; then
+	say "nvidia-smi -q"
+	nvidia-smi -q > /tmp/smi-q.txt 2>&1; qrc=$?
+	grep -E '^(Driver Version|CUDA Version|Attached GPUs)|^    (Product Name|GPU UUID|Virtualization Mode)' /tmp/smi-q.txt
+	say "nvidia-smi -q rc=$qrc lines=$(wc -l < /tmp/smi-q.txt)"
 fi
 if [ -n "$maj" ] && [ "$RUNG" = 2 ]; then
 	# cudacheck's lines go to the console as they come (a hang keeps them).
