@@ -523,6 +523,9 @@ static void test_abi_chosen_by_version(void **state)
 	assert_int_equal(ctl[0x10], 1);			/* bFbpaPresent */
 	assert_int_equal(get32(ctl, 0x20), 10);		/* ltcCount */
 	assert_int_equal(get32(ctl, 0x24), 4);		/* ltsPerLtcCount */
+	memset(ctl, 0, 8);
+	assert_int_equal(control(c, hc, hs, 0x20800afe, ctl, 8, &irq), 0);
+	assert_int_equal(control(c, hc, hs, 0x20800aff, ctl, 8, &irq), 0);
 	/* 535's sizes are refused under 550 */
 	assert_int_equal(control(c, hc, hs,
 				 0x20800a1c, ctl, 0x38, &irq), 0x3a);

@@ -22,6 +22,11 @@ u32 r550_control(struct vgsp_gsp *gsp, u32 cmd, u8 *p, u32 size,
 			return NV_ERR_INVALID_PARAM_STRUCT;
 		return r535_memsys_fill(p, size, R550_MEMSYS_FBPA_PRESENT,
 					R550_MEMSYS_LTC_COUNT);
+	case R550_CMD_INIT_USER_SHARED_DATA:
+	case R550_CMD_USER_SHARED_DATA_SET_DATA_POLL:
+		if (size != R550_USER_SHARED_DATA_PARAMS_SIZE)
+			return NV_ERR_INVALID_PARAM_STRUCT;
+		return NV_OK;
 	}
 	*known = false;
 	return NV_ERR_NOT_SUPPORTED;
@@ -29,7 +34,13 @@ u32 r550_control(struct vgsp_gsp *gsp, u32 cmd, u8 *p, u32 size,
 
 const char *r550_ctrl_name(u32 cmd)
 {
-	if (cmd == R550_CMD_GPU_GET_CONSTRUCTED_FALCON_INFO)
+	switch (cmd) {
+	case R550_CMD_GPU_GET_CONSTRUCTED_FALCON_INFO:
 		return "GPU_GET_CONSTRUCTED_FALCON_INFO";
+	case R550_CMD_INIT_USER_SHARED_DATA:
+		return "INTERNAL_INIT_USER_SHARED_DATA";
+	case R550_CMD_USER_SHARED_DATA_SET_DATA_POLL:
+		return "INTERNAL_USER_SHARED_DATA_SET_DATA_POLL";
+	}
 	return r535_ctrl_name(cmd);
 }

@@ -74,6 +74,15 @@
 #define R550_MEMSYS_FBPA_PRESENT	0x10
 #define R550_MEMSYS_LTC_COUNT		0x20
 
+/*
+ * New in 550: CPU-RM hands GSP-RM the physical address of its user shared
+ * data page (RUSD) and the mask of data to poll into it. Accepted; vgsp
+ * never writes that page, so polled readings stay 0 (not available).
+ */
+#define R550_CMD_INIT_USER_SHARED_DATA		0x20800afe
+#define R550_CMD_USER_SHARED_DATA_SET_DATA_POLL	0x20800aff
+#define R550_USER_SHARED_DATA_PARAMS_SIZE	8
+
 u32 r550_control(struct vgsp_gsp *gsp, u32 cmd, u8 *params, u32 size,
 		 bool *known);
 const char *r550_ctrl_name(u32 cmd);
