@@ -23,10 +23,15 @@
 #                              rung 2: CUDA driver API checks (run-rung2.sh;
 #                              not wired on the kernel path yet). A failed rung
 #                              stops the climb.
+#   test  --rung N --driver 550.163.01
+#                              the same ladder with the stock NVIDIA 550 guest (Debian
+#                              trixie's driver, abi/r550; vfio-user path only); the
+#                              default driver is 535.261.03
 #   demo                       two stock-driver guests at once (QEMU TCG, NVIDIA 535
 #                              guest driver), each on its own vgsp-vfu instance:
-#                              nvidia-smi -L/-q in each, then both instances'
-#                              counters side by side (scripts/guest/demo-two.sh)
+#                              nvidia-smi -L/-q and a small CUDA copy check in
+#                              each, then both instances' counters side by side
+#                              (scripts/guest/demo-two.sh)
 #   demo  --kernel [K]         the vgsp.ko demo: a TCG VM loads vgsp.ko, creates two
 #                              instances and drives them with the smoke client
 #   vm    [--kernel K]         interactive shell in the VM, vgsp.ko loaded
@@ -49,7 +54,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 
 cmd=${1:-}
 [ $# -gt 0 ] && shift
-kernels='' unit=1 rung='' rpath=vfio-user kdemo=
+kernels='' unit=1 rung='' rpath=vfio-user kdemo= drv=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel)
@@ -67,6 +72,8 @@ while [ $# -gt 0 ]; do
 	--rung=*) rung=${1#--rung=} ;;
 	--path) [ $# -ge 2 ] || die "--path needs vfio-user or kernel"; rpath=$2; shift ;;
 	--path=*) rpath=${1#--path=} ;;
+	--driver) [ $# -ge 2 ] || die "--driver needs 535.261.03 or 550.163.01"; drv=$2; shift ;;
+	--driver=*) drv=${1#--driver=} ;;
 	--head) VGSP_FROM_HEAD=1 ;;
 	--nested-boot) RIG_NESTED_BOOT=1 ;;
 	--long) RIG_LONG=1 ;;
@@ -85,6 +92,15 @@ case $rung in "" | 1 | 2) ;; *) die "--rung: want 1 or 2, got '$rung'" ;; esac
 case $rpath in vfio-user | kernel) ;; *) die "--path: want vfio-user or kernel, got '$rpath'" ;; esac
 [ -n "$rung" ] || [ "$rpath" = vfio-user ] || die "--path needs --rung N"
 [ -z "$rung" ] || [ "$cmd" = test ] || die "--rung is a 'test' option"
+case ${drv:-} in
+"") ;;
+535.261.03 | 550.163.01)
+	[ -n "$rung" ] || die "--driver is a ladder option: it needs --rung N"
+	[ "$rpath" = vfio-user ] || [ "$drv" = 535.261.03 ] ||
+		die "--driver $drv: the vfio-user path only"
+	NV_VER=$drv; export NV_VER ;;
+*) die "--driver: want 535.261.03 or 550.163.01, got '$drv'" ;;
+esac
 
 host_setup() {
 	apt_install $HOST_PKGS mdevctl libcmocka-dev libjansson-dev libpci-dev pkg-config libvirt-clients dkms clang libclang-rt-14-dev sparse perl

@@ -2,13 +2,17 @@
 # demo-two.sh — two stock-driver guests sharing the vGPU core at the same time: two QEMU TCG
 # guests (the rung-1 image of build-guest.sh: stock NVIDIA 535 open kernel modules and
 # nvidia-smi), each on its own vgsp-vfu instance (sim backend, embedded h100-10g profile, its
-# own instance UUID), started together. Each guest runs its rung-1 checks (nvidia-smi -L lists
-# the vGPU, nvidia-smi -q exits 0, no Xid); then both verdicts and each instance's counters
-# side by side.
+# own instance UUID), started together. Each guest runs nvidia-smi -L and -q, then a small
+# CUDA copy check (cudacheck, rung 2: cuInit, a context, allocations, HtoD/DtoH copies 4 KiB..
+# 4 MiB verified byte for byte, pinned async copies on two streams; --iters 1 --max-mib 4
+# --async-kib 256 keeps it quick); then both verdicts and each instance's counters side by side.
 #
-# usage: scripts/guest/demo-two.sh [--core COMMIT|worktree] [--timeout S]
+# usage: scripts/guest/demo-two.sh [--core COMMIT|worktree] [--timeout S] [--rung 1|2]
+#        [--cudacheck-args "ARGS"]
+# --rung 1: nvidia-smi -L/-q only (the rung-1 checks), as before rung 2 was green.
 # Checks (one line each, "PASS name" / "FAIL name: why", then "N passed, N failed"):
-#   two_guests.a.rung1, two_guests.b.rung1   each guest's rung-1 verdict is PASS
+#   two_guests.a.rungN, two_guests.b.rungN   each guest's rung-N verdict is PASS
+#   two_guests.a.smi_q, two_guests.b.smi_q   (rung 2) nvidia-smi -q exited 0 in each guest
 #   two_guests.concurrent                     the two guests ran at the same time (each
 #                                             vgsp-vfu had its client while the other did)
 #   two_guests.own_uuid                       each guest lists the UUID of its own instance
@@ -19,11 +23,13 @@
 set -eu
 VGSP_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$VGSP_ROOT"
-CORE=HEAD TMO=420
+CORE=HEAD TMO=600 RUNG=2 CCARGS="--iters 1 --max-mib 4 --async-kib 256"
 while [ $# -gt 0 ]; do
 	case $1 in
 	--core) CORE=$2; shift 2 ;;
 	--timeout) TMO=$2; shift 2 ;;
+	--rung) RUNG=$2; shift 2 ;;
+	--cudacheck-args) CCARGS=$2; shift 2 ;;
 	*) echo "demo-two: unknown argument $1" >&2; exit 2 ;;
 	esac
 done
@@ -43,12 +49,18 @@ scripts/guest/build-vfu.sh "$CORE" >/dev/null || { echo "demo-two: build-vfu.sh 
 BASE=.cache/guest/runs/$(date -u +%Y%m%dT%H%M%SZ)-two
 mkdir -p "$BASE"
 t0=$(date +%s)
-echo "demo-two: booting two guests at once (QEMU TCG, vfio-user-pci -> two vgsp-vfu instances)"
+case $RUNG in
+1) set -- ;;
+2) set -- --rung2 --cudacheck-args "$CCARGS" --append rung2.smiq=1 ;;
+*) echo "demo-two: --rung wants 1 or 2" >&2; exit 2 ;;
+esac
+echo "demo-two: booting two guests at once (QEMU TCG, vfio-user-pci -> two vgsp-vfu instances)," \
+	"rung $RUNG in each${1:+ (cudacheck $CCARGS)}"
 scripts/guest/run-rung1.sh --core "$CORE" --timeout "$TMO" --run "$BASE/guest-a" --uuid "$UA" \
-	>"$BASE/guest-a.log" 2>&1 &
+	"$@" >"$BASE/guest-a.log" 2>&1 &
 pa=$!
 scripts/guest/run-rung1.sh --core "$CORE" --timeout "$TMO" --run "$BASE/guest-b" --uuid "$UB" \
-	>"$BASE/guest-b.log" 2>&1 &
+	"$@" >"$BASE/guest-b.log" 2>&1 &
 pb=$!
 ra=0 rb=0
 wait "$pa" || ra=$?
@@ -62,12 +74,17 @@ for g in a b; do
 	if [ $g = a ]; then u=$UA; else u=$UB; fi
 	line=$(grep -a '^RUNG ' "$BASE/guest-$g.log" | tail -n 1)
 	echo "--- guest $g (vgsp-vfu instance $u)"
-	grep -a -E '^GPU [0-9]+:|nvidia-smi -[Lq] rc=' "$d/console.txt" 2>/dev/null | sed 's/^/    /' || true
+	grep -a -E '^GPU [0-9]+:|nvidia-smi -[Lq] rc=|^    Product Name|^cudacheck: (summary|deviceName|copy\.(4KiB|4MiB) )' \
+		"$d/console.txt" 2>/dev/null | sed 's/^/    /' || true
 	echo "    $line"
 	case $line in
-	*" PASS:"*) ok "two_guests.$g.rung1" ;;
-	*) ko "two_guests.$g.rung1" "${line:-no RUNG line (see $BASE/guest-$g.log)}" ;;
+	"RUNG $RUNG "*" PASS:"*) ok "two_guests.$g.rung$RUNG" ;;
+	*) ko "two_guests.$g.rung$RUNG" "${line:-no RUNG line (see $BASE/guest-$g.log)}" ;;
 	esac
+	if [ "$RUNG" = 2 ]; then
+		if grep -aq 'nvidia-smi -q rc=0 ' "$d/console.txt" 2>/dev/null; then ok "two_guests.$g.smi_q"
+		else ko "two_guests.$g.smi_q" "no 'nvidia-smi -q rc=0' line"; fi
+	fi
 	if grep -aq "^GPU 0: .*(UUID: GPU-$u)" "$d/console.txt" 2>/dev/null; then
 		if [ $g = a ]; then own_a=1; else own_b=1; fi
 	fi
