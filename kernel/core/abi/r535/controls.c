@@ -808,6 +808,13 @@ static const struct r535_ctrl r535_ctrls[] = {
 	{ 0xa06f0111, "GPFIFO_RESTART_RUNLIST", 0, ack },
 	{ 0xa06f0112, "GPFIFO_STOP_CHANNEL", 0, ack },
 	{ 0x2080012c, "GPU_EVICT_CTX", 0, ack },
+	/*
+	 * CUDA limit ("CUDA safe" clocks) of a device: libcuda 550 turns it on
+	 * per context and CPU-RM forwards the change (kern_cuda_limit.c); a
+	 * vGPU slice has no clocks to limit. NOT_SUPPORTED failed cuCtxCreate.
+	 */
+	{ 0x00802009, "INTERNAL_PERF_CUDA_LIMIT_SET_CONTROL", 1, ack },
+	{ 0x00802004, "INTERNAL_PERF_CUDA_LIMIT_DISABLE", 0, ack },
 	/* GR_SET_CTXSW_PREEMPTION_MODE: no context switching on this GR */
 	{ 0x20801210, "GR_SET_CTXSW_PREEMPTION_MODE", 0, ack },
 	/* INTERNAL_PERF_BOOST_SET_2X (PERF_BOOST's half): no P-states */
