@@ -218,7 +218,8 @@ run_ladder() {
 	case $_path in vfio-user | kernel) ;; *)
 		echo "FAIL ladder: --path wants vfio-user or kernel, got '$_path'"; suite_add ladder 0 1 0; return ;; esac
 	while [ "$_r" -le "$_n" ]; do
-		_ls=rung$_r-$_path
+		# a non-default guest driver (test --driver) names its own suites
+		_ls=rung$_r-$_path${NV_VER:+-$NV_VER}
 		if [ -n "$_stop" ]; then
 			_l="RUNG $_r $_path ${NV_VER:-535.261.03} FAIL: not run (rung $_stop failed)"
 			echo "FAIL $_ls: not run (rung $_stop failed)"
