@@ -3,6 +3,22 @@
 #include "aperture.h"
 #include "vgsp_os.h"
 
+/* The lent page under @off, or NULL. */
+static u8 *lent_page(const struct vgsp_aperture *ap, u32 c, u32 in)
+{
+	if (!ap->loans || !ap->loans[c])
+		return NULL;
+	return ap->loans[c]->page[in / VGSP_APERTURE_PAGE];
+}
+
+/* Bytes from @in to the end of its page, at most @n. */
+static u32 page_rest(u32 in, u32 n)
+{
+	u32 r = VGSP_APERTURE_PAGE - in % VGSP_APERTURE_PAGE;
+
+	return r < n ? r : n;
+}
+
 struct vgsp_aperture *vgsp_aperture_new(u64 size, u64 cap)
 {
 	struct vgsp_aperture *ap = vgsp_zalloc(sizeof(*ap));
@@ -46,8 +62,15 @@ void vgsp_aperture_clear(struct vgsp_aperture *ap)
 		return;
 	}
 	for (i = 0; i < ap->nchunks; i++) {
+		u32 p;
+
 		vgsp_free(ap->chunks[i]);
 		ap->chunks[i] = NULL;
+		for (p = 0; ap->loans && ap->loans[i] &&
+			    p < VGSP_APERTURE_PAGES; p++)
+			if (ap->loans[i]->page[p])
+				memset(ap->loans[i]->page[p], 0,
+				       VGSP_APERTURE_PAGE);
 	}
 	ap->backed = 0;
 }
@@ -56,8 +79,15 @@ void vgsp_aperture_free(struct vgsp_aperture *ap)
 {
 	if (!ap)
 		return;
-	if (!ap->flat)
+	if (!ap->flat) {
+		u32 i;
+
+		for (i = 0; ap->loans && i < ap->nchunks; i++)
+			vgsp_free(ap->loans[i]);
+		vgsp_free(ap->loans);
+		ap->loans = NULL;	/* lent memory is not ours to clear */
 		vgsp_aperture_clear(ap);
+	}
 	vgsp_free(ap->chunks);
 	vgsp_free(ap);
 }
@@ -78,7 +108,12 @@ void vgsp_aperture_read(const struct vgsp_aperture *ap, u64 off, void *buf,
 
 		if (n > len)
 			n = len;
-		if (ap->chunks[c])
+		if (ap->loans && ap->loans[c])
+			n = page_rest(in, n);	/* one page at a time */
+		if (lent_page(ap, c, in))
+			memcpy(out, lent_page(ap, c, in) +
+			       in % VGSP_APERTURE_PAGE, n);
+		else if (ap->chunks[c])
 			memcpy(out, ap->chunks[c] + in, n);
 		else
 			memset(out, 0, n);
@@ -125,12 +160,22 @@ int vgsp_aperture_write(struct vgsp_aperture *ap, u64 off, const void *buf,
 
 		if (n > len)
 			n = len;
+		if (ap->loans && ap->loans[c]) {
+			/* a chunk with loans: one page at a time */
+			n = page_rest(in, n);
+			if (lent_page(ap, c, in)) {
+				memcpy(lent_page(ap, c, in) +
+				       in % VGSP_APERTURE_PAGE, in_buf, n);
+				goto next;
+			}
+		}
 		if (!ap->chunks[c] && !all_zero(in_buf, n)) {
 			if (chunk_alloc(ap, c))
 				return -ENOMEM;
 		}
 		if (ap->chunks[c])
 			memcpy(ap->chunks[c] + in, in_buf, n);
+next:
 		in_buf += n;
 		off += n;
 		len -= n;
@@ -164,6 +209,19 @@ int vgsp_aperture_fill(struct vgsp_aperture *ap, u64 off, u32 pattern,
 
 		if (n > len)
 			n = (u32)len;
+		if (ap->loans && ap->loans[c]) {
+			n = page_rest(in, n);
+			p = lent_page(ap, c, in);
+			if (p) {
+				p += in % VGSP_APERTURE_PAGE;
+				for (i = 0; i < n; i++)
+					p[i] = (u8)(pattern >>
+						    (8 * ((off - start + i) & 3)));
+				off += n;
+				len -= n;
+				continue;
+			}
+		}
 		if (!pattern && n == VGSP_APERTURE_CHUNK) {
 			/* a whole chunk of zeros: give the backing back */
 			if (ap->chunks[c]) {
@@ -182,4 +240,80 @@ int vgsp_aperture_fill(struct vgsp_aperture *ap, u64 off, u32 pattern,
 		len -= n;
 	}
 	return 0;
+}
+
+static struct vgsp_ap_loans *loans_of(struct vgsp_aperture *ap, u32 c)
+{
+	if (!ap->loans) {
+		ap->loans = vgsp_zalloc(sizeof(*ap->loans) * ap->nchunks);
+		if (!ap->loans)
+			return NULL;
+	}
+	if (!ap->loans[c])
+		ap->loans[c] = vgsp_zalloc(sizeof(*ap->loans[c]));
+	return ap->loans[c];
+}
+
+/* Drop the loan record of page @p of chunk @c (its bytes are elsewhere). */
+static void unlend(struct vgsp_aperture *ap, u32 c, u32 p)
+{
+	ap->loans[c]->page[p] = NULL;
+	if (--ap->loans[c]->n == 0) {
+		vgsp_free(ap->loans[c]);
+		ap->loans[c] = NULL;
+	}
+}
+
+static bool is_lent(const struct vgsp_aperture *ap, u32 pfn)
+{
+	u32 c = pfn / VGSP_APERTURE_PAGES;
+
+	return ap->loans && ap->loans[c] &&
+	       ap->loans[c]->page[pfn % VGSP_APERTURE_PAGES];
+}
+
+int vgsp_aperture_lend(struct vgsp_aperture *ap, u32 pfn, u8 *mem)
+{
+	u32 c = pfn / VGSP_APERTURE_PAGES, p = pfn % VGSP_APERTURE_PAGES;
+	struct vgsp_ap_loans *l;
+
+	if (ap->flat || c >= ap->nchunks || is_lent(ap, pfn))
+		return -EINVAL;
+	l = loans_of(ap, c);
+	if (!l)
+		return -ENOMEM;
+	if (ap->chunks[c])
+		memcpy(mem, ap->chunks[c] + p * VGSP_APERTURE_PAGE,
+		       VGSP_APERTURE_PAGE);
+	else
+		memset(mem, 0, VGSP_APERTURE_PAGE);
+	l->page[p] = mem;
+	l->n++;
+	return 0;
+}
+
+int vgsp_aperture_reclaim(struct vgsp_aperture *ap, u32 pfn)
+{
+	u32 c = pfn / VGSP_APERTURE_PAGES, p = pfn % VGSP_APERTURE_PAGES;
+	u8 *mem;
+
+	if (c >= ap->nchunks || !is_lent(ap, pfn))
+		return -EINVAL;
+	mem = ap->loans[c]->page[p];
+	unlend(ap, c, p);
+	if (!ap->chunks[c] && all_zero(mem, VGSP_APERTURE_PAGE))
+		return 0;
+	if (!ap->chunks[c] && chunk_alloc(ap, c))
+		return -ENOMEM;
+	memcpy(ap->chunks[c] + p * VGSP_APERTURE_PAGE, mem,
+	       VGSP_APERTURE_PAGE);
+	return 0;
+}
+
+void vgsp_aperture_forget(struct vgsp_aperture *ap, u32 pfn)
+{
+	u32 c = pfn / VGSP_APERTURE_PAGES;
+
+	if (c < ap->nchunks && is_lent(ap, pfn))
+		unlend(ap, c, pfn % VGSP_APERTURE_PAGES);
 }

@@ -27,6 +27,20 @@ struct vgsp_aperture {
 	u64 backed;		/* bytes allocated so far */
 	u32 nchunks;
 	u8 **chunks;
+	/*
+	 * 4 KiB pages lent by the frontend (memory a guest maps, see
+	 * mm/bar_share.h), per chunk; NULL until the first loan. A lent
+	 * page is read and written there, never freed or released here.
+	 */
+	struct vgsp_ap_loans **loans;
+};
+
+#define VGSP_APERTURE_PAGE	4096
+#define VGSP_APERTURE_PAGES	(VGSP_APERTURE_CHUNK / VGSP_APERTURE_PAGE)
+
+struct vgsp_ap_loans {
+	u8 *page[VGSP_APERTURE_PAGES];
+	u32 n;
 };
 
 /* @cap: most bytes of backing (VGSP_APERTURE_CAP for the BARs). */
@@ -49,5 +63,19 @@ int vgsp_aperture_write(struct vgsp_aperture *ap, u64 off, const void *buf,
  */
 int vgsp_aperture_fill(struct vgsp_aperture *ap, u64 off, u32 pattern,
 		       u64 len);
+
+/*
+ * Page @pfn (offset / 4 KiB) becomes @mem, 4 KiB the caller owns: its
+ * bytes are copied there first. Sparse apertures only: -EINVAL (flat,
+ * out of range, already lent), -ENOMEM.
+ */
+int vgsp_aperture_lend(struct vgsp_aperture *ap, u32 pfn, u8 *mem);
+/*
+ * The loan of page @pfn ends: its bytes are copied back into the chunk's
+ * own backing. -ENOMEM (past the cap): they are lost, reads give zeros.
+ */
+int vgsp_aperture_reclaim(struct vgsp_aperture *ap, u32 pfn);
+/* The loan of page @pfn ends and its bytes are dropped (reset). */
+void vgsp_aperture_forget(struct vgsp_aperture *ap, u32 pfn);
 
 #endif /* VGSP_APERTURE_H */

@@ -7,6 +7,7 @@
 #include "device.h"
 #include "aperture.h"
 #include "mm/mm.h"
+#include "mm/bar_share.h"
 #include "fifo/fifo.h"
 #include "rm/rm.h"
 #include "backend.h"
@@ -118,7 +119,18 @@ struct vgsp_dev *vgsp_dev_create_opts(const struct vgsp_profile *profile,
 	if (build_regmodel(dev))
 		goto err;
 	dev->bar1 = vgsp_aperture_new(profile->bar1_size, VGSP_APERTURE_CAP);
-	dev->bar3 = vgsp_aperture_new(VGSP_BAR3_SIZE, VGSP_APERTURE_CAP);
+	if (opts && opts->bar3_shared && !opts->fb_flat) {
+		/* flat BAR3 is the guest's mapping; bound, FB chunks are */
+		dev->bar3 = vgsp_aperture_new_flat(VGSP_BAR3_SIZE,
+						   opts->bar3_shared);
+		dev->share = vgsp_bar_share_new(opts->bar3_shared,
+						VGSP_BAR3_SIZE);
+		if (!dev->share)
+			goto err;
+	} else {
+		dev->bar3 = vgsp_aperture_new(VGSP_BAR3_SIZE,
+					      VGSP_APERTURE_CAP);
+	}
 	dev->backend = &vgsp_backend_sim;
 	if (opts && opts->backend) {
 		dev->backend = opts->backend;
@@ -139,6 +151,7 @@ err:
 	vgsp_fifo_destroy(dev);
 	vgsp_rm_destroy(dev);
 	vgsp_mm_destroy(dev);
+	vgsp_bar_share_free(dev->share);
 	vgsp_aperture_free(dev->bar1);
 	vgsp_aperture_free(dev->bar3);
 	vgsp_regmodel_fini(&dev->regs);
@@ -158,6 +171,7 @@ void vgsp_dev_destroy(struct vgsp_dev *dev)
 	vgsp_fifo_destroy(dev);
 	vgsp_rm_destroy(dev);
 	vgsp_mm_destroy(dev);
+	vgsp_bar_share_free(dev->share);
 	vgsp_aperture_free(dev->bar1);
 	vgsp_aperture_free(dev->bar3);
 	vgsp_regmodel_fini(&dev->regs);
@@ -171,6 +185,7 @@ void vgsp_dev_reset(struct vgsp_dev *dev)
 	vgsp_dev_lock(dev);
 	vgsp_regmodel_reset(&dev->regs);
 	vgsp_cfg_reset(&dev->cfg, dev->profile);
+	vgsp_bar_share_reset(dev);	/* before BAR3's memory is zeroed */
 	vgsp_aperture_clear(dev->bar1);
 	vgsp_aperture_clear(dev->bar3);
 	vgsp_mm_reset(dev);
@@ -216,6 +231,12 @@ u64 vgsp_dev_bar_size(const struct vgsp_dev *dev, unsigned int bar)
 	if (bar >= VGSP_NUM_BARS)
 		return 0;
 	return dev->cfg.bar[bar].size;
+}
+
+u64 vgsp_dev_bar_mmap_len(const struct vgsp_dev *dev, unsigned int bar)
+{
+	return bar == VGSP_BAR3 && dev->share ?
+	       VGSP_BAR3_SIZE - VGSP_SHARE_TRAP_TOP : 0;
 }
 
 /* 1, 2, 4 or 8 bytes, naturally aligned, inside a BAR of @size. */
@@ -385,6 +406,9 @@ int vgsp_dev_bar_write(struct vgsp_dev *dev, unsigned int bar, u64 off,
 		goto out;
 	}
 	ret = vgsp_bar_access(dev, view_of(bar), off, (void *)buf, len, true);
+	if (!ret && dev->share && bar == VGSP_BAR3 &&
+	    off >= vgsp_dev_bar_mmap_len(dev, bar))
+		vgsp_bar_share_sync(dev);	/* BAR2's own tables */
 	if (ret == -ENOENT)
 		ret = vgsp_aperture_write(ap, off, buf, len);
 	if (ret)

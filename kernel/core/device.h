@@ -31,6 +31,7 @@ struct vgsp_mm;
 struct vgsp_fifo;
 struct vgsp_rm;
 struct vgsp_backend_ops;
+struct vgsp_bar_share;
 
 struct vgsp_dev {
 	const struct vgsp_profile *profile;
@@ -49,6 +50,7 @@ struct vgsp_dev {
 	const struct vgsp_backend_ops *backend;	/* executes engine work */
 	void *backend_priv;		/* the backend's per-instance state */
 	void *fb_flat;			/* FB store memory the frontend owns */
+	struct vgsp_bar_share *share;	/* BAR3 mapped into the guest */
 	struct vgsp_gsp *gsp;		/* emulated GSP (gsp/) */
 	u64 timer_offset_ns;		/* PTIMER = host clock + offset */
 	struct vgsp_lock *log_lock;	/* the limiter: both workers log */
@@ -71,11 +73,17 @@ struct vgsp_dev *vgsp_dev_create(const struct vgsp_profile *profile,
  * store). A physical backend needs the FB store in one block it can
  * register with the GPU: @fb_flat, the profile's fb_size bytes, zeroed,
  * owned by the frontend and outliving the instance.
+ *
+ * @bar3_shared: VGSP_BAR3_SIZE bytes, zeroed, that the frontend maps into
+ * the guest as BAR3 (mm/bar_share.h); owned by the frontend and outliving
+ * the instance.
+ * Ignored with @fb_flat: vgsp_dev_bar_mmap_len() says.
  */
 struct vgsp_dev_opts {
 	const struct vgsp_backend_ops *backend;
 	void *backend_priv;
 	void *fb_flat;
+	void *bar3_shared;
 };
 
 struct vgsp_dev *vgsp_dev_create_opts(const struct vgsp_profile *profile,
@@ -99,6 +107,12 @@ int vgsp_dev_bar_write(struct vgsp_dev *dev, unsigned int bar, u64 off,
 		       const void *buf, u32 len);
 /* Size of a BAR by config slot (0 if none or upper half of a 64-bit BAR). */
 u64 vgsp_dev_bar_size(const struct vgsp_dev *dev, unsigned int bar);
+/*
+ * Bytes of @bar from offset 0 the frontend may map into the guest (0:
+ * none; the rest traps): BAR3 backed by bar3_shared, less its trapped top.
+ * BAR1 is never mapped: its doorbell pages must trap.
+ */
+u64 vgsp_dev_bar_mmap_len(const struct vgsp_dev *dev, unsigned int bar);
 
 /* The user removed an IOVA range; the core must not rely on it any more. */
 void vgsp_dev_dma_unmapped(struct vgsp_dev *dev, u64 iova, u64 len);

@@ -31,6 +31,7 @@
 #include "device.h"
 #include "view.h"
 #include "gsp/gsp.h"
+#include "mm/bar_share.h"
 #include "os_user.h"
 #include "codec.h"
 #include "server.h"
@@ -70,6 +71,19 @@ static void fprint(struct vgsp_printer *p, const char *fmt, ...)
 	va_end(ap);
 }
 
+static void show_bar_share(struct vfu_server *s, FILE *f)
+{
+	struct vgsp_bar_share_stats st;
+
+	vgsp_bar_share_stats(s->dev, &st);
+	fprintf(f, "bar3_mmap %s\n", s->bar3.fd >= 0 ? "on" : "off");
+	fprintf(f, "bar3_share syncs %llu lends %llu reclaims %llu errors %llu shared %llu unshared %llu unshared_peak %llu\n",
+		(unsigned long long)st.syncs, (unsigned long long)st.lends,
+		(unsigned long long)st.reclaims, (unsigned long long)st.errors,
+		(unsigned long long)st.shared, (unsigned long long)st.unshared,
+		(unsigned long long)st.unshared_peak);
+}
+
 static void show_views(struct vfu_server *s, FILE *f)
 {
 	struct fprinter fp = { .p = { .print = fprint }, .f = f };
@@ -85,6 +99,7 @@ static void show_views(struct vfu_server *s, FILE *f)
 	}
 	fprintf(f, "== vfu\n");
 	vfu_server_show(s, f);
+	show_bar_share(s, f);
 	if (s->be && s->be->show) {
 		fprintf(f, "== backend\n");
 		s->be->show(s->be_arg, f);
@@ -171,7 +186,7 @@ static void usage(void)
 {
 	fprintf(stderr, "usage: vgsp-vfu --socket PATH [--profile ID] [--uuid UUID] "
 		"[--msix N] [--stats FILE] [--log FILE] [--log-reads N] [--log-dma] [--persist]\n"
-		"                [--backend sim|hostd] [--rm-log FILE]\n");
+		"                [--backend sim|hostd] [--rm-log FILE] [--no-mmap]\n");
 }
 
 int main(int argc, char **argv)
@@ -188,6 +203,7 @@ int main(int argc, char **argv)
 		{ "log-dma", no_argument, NULL, 'D' },
 		{ "backend", required_argument, NULL, 'B' },
 		{ "rm-log", required_argument, NULL, 'R' },
+		{ "no-mmap", no_argument, NULL, 'N' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -200,7 +216,7 @@ int main(int argc, char **argv)
 #endif
 	u8 uuid[16] = { 0x56, 0x67, 0x73, 0x70, 0, 0, 0x40, 0, 0x80, 0, 0, 0, 0, 0, 0, 1 };
 	unsigned long msix = 8, log_reads = 4;
-	bool persist = false, log_dma = false;
+	bool persist = false, log_dma = false, bar_mmap = true;
 	static struct vfu_server srv;
 	struct vfu_server *s = &srv;
 	const struct vgsp_profile *prof;
@@ -234,6 +250,7 @@ int main(int argc, char **argv)
 		case 'D': log_dma = true; break;
 		case 'B': backend = optarg; break;
 		case 'R': rm_log_path = optarg; break;
+		case 'N': bar_mmap = false; break;
 		default: usage(); return c == 'h' ? 0 : 2;
 		}
 	}
@@ -291,6 +308,15 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	(void)rm_log_path;
+	/* BAR3 mapped by the client (bar_map.h); a flat FB (hostd) cannot */
+	if (bar_mmap && !dopts.fb_flat) {
+		int err = vfu_bar_map_open(&s->bar3, VGSP_BAR3_SIZE);
+
+		if (err)
+			fprintf(stderr, "vgsp-vfu: BAR3 stays trapped: memfd: %s\n",
+				strerror(-err));
+		dopts.bar3_shared = s->bar3.mem;
+	}
 	s->dev = vgsp_dev_create_opts(prof, uuid, (unsigned int)msix, &vfu_fe_ops,
 				      s, &dopts);
 	if (!s->dev) {

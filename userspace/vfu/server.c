@@ -67,6 +67,8 @@ int vfu_server_init(struct vfu_server *s, unsigned int msix_vectors)
 	s->tx = malloc(VFU_MAX_MSG);
 	s->log_budget = 200000;
 	s->log_reads_per_off = 4;
+	s->bar3.fd = -1;
+	s->reply_fd = -1;
 	s->t0 = now_s();
 	pthread_mutex_init(&s->log_lock, NULL);
 	return (s->rx && s->tx) ? 0 : -ENOMEM;
@@ -76,6 +78,7 @@ void vfu_server_fini(struct vfu_server *s)
 {
 	vfu_dma_remove_all(&s->dma, NULL, NULL);
 	vfu_irqs_close_all(&s->irqs);
+	vfu_bar_map_close(&s->bar3);
 	free(s->rx);
 	free(s->tx);
 }
@@ -287,21 +290,63 @@ static int h_device_info(struct vfu_server *s, const uint8_t *p, size_t plen,
 	return sizeof(d);
 }
 
+/*
+ * A region the client may map: MMAP, and a sparse-mmap capability with one
+ * area, the first @len bytes (the core traps the rest), when argsz leaves
+ * room for it (else argsz says how much to ask for, as VFIO does). The
+ * memfd goes with the reply.
+ */
+static int region_info_mmap(struct vfu_server *s, struct vfu_region_info *r,
+			    uint32_t argsz, uint64_t len, uint8_t *out)
+{
+	struct vfu_cap_sparse_mmap cap = {
+		.id = VFU_CAP_SPARSE_MMAP, .version = 1, .nr_areas = 1,
+		.area_offset = 0, .area_size = len,
+	};
+
+	r->flags |= VFU_REGION_F_MMAP;
+	r->offset = 0;			/* of the memfd */
+	r->argsz = sizeof(*r) + sizeof(cap);
+	if (argsz < r->argsz) {
+		/* QEMU refuses CAPS with no cap_offset: only say the size */
+		memcpy(out, r, sizeof(*r));
+		return sizeof(*r);
+	}
+	r->flags |= VFU_REGION_F_CAPS;
+	r->cap_offset = sizeof(*r);
+	s->reply_fd = s->bar3.fd;
+	memcpy(out, r, sizeof(*r));
+	memcpy(out + sizeof(*r), &cap, sizeof(cap));
+	return sizeof(*r) + sizeof(cap);
+}
+
 static int h_region_info(struct vfu_server *s, const uint8_t *p, size_t plen,
 			 uint8_t *out)
 {
 	struct vfu_region_info r;
 	int ret = vfu_parse_region_info(p, plen, &r);
+	uint32_t argsz;
+	uint64_t len;
 
 	if (ret)
 		return ret;
 	if (r.index >= VFU_PCI_NUM_REGIONS)
 		return -EINVAL;
+	argsz = r.argsz;
 	r.argsz = sizeof(r);
 	r.size = region_size(s, r.index);
 	r.flags = r.size ? (VFU_REGION_F_READ | VFU_REGION_F_WRITE) : 0;
 	r.cap_offset = 0;
-	r.offset = (uint64_t)r.index << 40;	/* never mmap'ed: no MMAP flag */
+	r.offset = (uint64_t)r.index << 40;	/* not mapped: no MMAP flag */
+	len = vgsp_dev_bar_mmap_len(s->dev, r.index);
+	if (r.size && len && s->bar3.fd >= 0 && r.size == s->bar3.size) {
+		ret = region_info_mmap(s, &r, argsz, len, out);
+		tlog(s, "DEVICE_GET_REGION_INFO index=%u size=0x%llx flags=%u mmap=0x0+0x%llx%s",
+		     r.index, (unsigned long long)r.size, r.flags,
+		     (unsigned long long)len,
+		     r.cap_offset ? " fd" : " (argsz short)");
+		return ret;
+	}
 	tlog(s, "DEVICE_GET_REGION_INFO index=%u size=0x%llx flags=%u", r.index,
 	     (unsigned long long)r.size, r.flags);
 	memcpy(out, &r, sizeof(r));
@@ -608,6 +653,33 @@ static int drain(int fd, uint8_t *scratch, size_t len)
 	return 0;
 }
 
+/*
+ * Send @len bytes of @buf with @passfd as SCM_RIGHTS in one sendmsg (the
+ * client reads the header and its fds in one go): bytes sent, or -1.
+ */
+static int send_fd(int fd, const uint8_t *buf, size_t len, int passfd)
+{
+	union {
+		char b[CMSG_SPACE(sizeof(int))];
+		struct cmsghdr align;
+	} u;
+	struct iovec iov = { .iov_base = (void *)buf, .iov_len = len };
+	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1,
+			     .msg_control = u.b, .msg_controllen = sizeof(u.b) };
+	struct cmsghdr *cm = CMSG_FIRSTHDR(&mh);
+	ssize_t n;
+
+	memset(&u, 0, sizeof(u));
+	cm->cmsg_level = SOL_SOCKET;
+	cm->cmsg_type = SCM_RIGHTS;
+	cm->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(cm), &passfd, sizeof(int));
+	do {
+		n = sendmsg(fd, &mh, MSG_NOSIGNAL);
+	} while (n < 0 && errno == EINTR);
+	return n < (ssize_t)sizeof(struct vfu_hdr) ? -1 : (int)n;
+}
+
 int vfu_serve(struct vfu_server *s, int fd)
 {
 	struct timeval tv = { .tv_sec = 1 };
@@ -675,13 +747,22 @@ int vfu_serve(struct vfu_server *s, int fd)
 		}
 		s->bytes_in += h.size - sizeof(h);
 		rlen = vfu_handle(s, &h, s->rx, fds, nfds);
-		if (rlen) {
+		if (rlen && s->reply_fd >= 0) {
+			r = send_fd(fd, s->tx, rlen, s->reply_fd);
+			s->reply_fd = -1;
+			if (r < 0 || write_full(fd, s->tx + r, rlen - (size_t)r)) {
+				ret = -EIO;
+				break;
+			}
+			s->bytes_out += rlen;
+		} else if (rlen) {
 			if (write_full(fd, s->tx, rlen)) {
 				ret = -EIO;
 				break;
 			}
 			s->bytes_out += rlen;
 		}
+		s->reply_fd = -1;	/* never carried over to another reply */
 	}
 	/*
 	 * Drop the client's memory and eventfds, and reset the device (as

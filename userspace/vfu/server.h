@@ -16,6 +16,7 @@
 #include "proto.h"
 #include "dma.h"
 #include "irq.h"
+#include "bar_map.h"
 
 struct vgsp_dev;
 struct vgsp_fe_ops;
@@ -54,6 +55,11 @@ struct vfu_server {
 	uint64_t errs[VFU_CMD_MAX + 1];
 	uint64_t bad_msgs, bytes_in, bytes_out, conns;
 	const char *irq_mode_last;	/* after the latest SET_IRQS */
+
+	/* BAR3 the client maps (bar_map.h); fd -1: it traps. The fd goes
+	 * out with the next reply when reply_fd says so. */
+	struct vfu_bar_map bar3;
+	int reply_fd;
 
 	const struct vfu_be_hooks *be;	/* NULL: sim */
 	void *be_arg;

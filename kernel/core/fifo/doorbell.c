@@ -13,6 +13,7 @@
  */
 #include "fifo.h"
 #include "../trace.h"
+#include "../mm/bar_share.h"
 
 #define VF_BASE			0xb80000
 #define USERMODE		(VF_BASE + 0x30000)
@@ -46,6 +47,7 @@ static void invalidate_write(struct vgsp_dev *dev, const struct vgsp_reg *reg,
 	if (!(val & MMU_INVALIDATE_TRIGGER))
 		return;
 	vgsp_mm_pt_changed(dev);
+	vgsp_bar_share_sync(dev);	/* BAR2's tables may have moved */
 	if (dev->fifo)
 		dev->fifo->st.tlb_invalidates++;
 }

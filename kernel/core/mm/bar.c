@@ -18,6 +18,7 @@
  * VF base. Untranslatable accesses read 0 and drop writes, counted.
  */
 #include "mm.h"
+#include "bar_share.h"
 
 #define VF_BASE			0xb80000	/* NV_VIRTUAL_FUNCTION in BAR0 */
 #define VF_SIZE			0x40000
@@ -107,6 +108,7 @@ int vgsp_bar_set_root(struct vgsp_dev *dev, enum vgsp_bar_view view,
 	if (vgsp_fb_write(dev, mm->bar_pdb[view], b, sizeof(b)))
 		return -EINVAL;
 	mm->bar_active[view] = entry != 0;
+	vgsp_bar_share_sync(dev);
 	return 0;
 }
 
@@ -116,4 +118,5 @@ void vgsp_bar_unbind(struct vgsp_dev *dev)
 
 	for (i = 0; i < VGSP_VIEW_COUNT; i++)
 		dev->mm->bar_active[i] = false;
+	vgsp_bar_share_sync(dev);
 }

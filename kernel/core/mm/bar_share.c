@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * FB pages that live in BAR3's mapped memory (see bar_share.h).
+ *
+ * Page by page: wherever BAR2 maps mapped-window VA page v onto FB page p
+ * (vidmem, writable, not a message page), FB page p is lent the 4 KiB of
+ * the frontend's block at v. CPU-RM's BAR2 map is linear but neither
+ * 64 KiB aligned nor one piece (its own tables, a test page mapped twice),
+ * so chunks would not do. An FB page mapped from two VAs is lent to the
+ * first only; the other VA is counted unshared.
+ */
+#include "mm.h"
+#include "bar_share.h"
+#include "../aperture.h"
+
+#define PAGE		VGSP_APERTURE_PAGE
+#define MAX_PAGES	(VGSP_BAR3_SIZE / PAGE)
+#define HASH_SLOTS	(2 * MAX_PAGES)		/* power of two */
+#define MAX_TABLES	256	/* BAR2's tree for 32 MiB needs ~20 */
+#define NONE		0xffffffffU
+
+struct vgsp_bar_share {
+	u8 *mem;
+	u32 npages;		/* of the mapped window */
+	u32 lent[MAX_PAGES];	/* FB page lent the block's page v, NONE */
+	u32 want[MAX_PAGES];	/* one sync's view of the tables */
+	u32 taken[HASH_SLOTS];	/* FB page + 1 already wanted, 0 free */
+	u32 unshared;
+	struct vgsp_bar_share_stats st;
+};
+
+struct vgsp_bar_share *vgsp_bar_share_new(u8 *mem, u64 size)
+{
+	struct vgsp_bar_share *sh;
+	u32 v;
+
+	if (!mem || size <= VGSP_SHARE_TRAP_TOP || size > VGSP_BAR3_SIZE ||
+	    size % PAGE)
+		return NULL;
+	sh = vgsp_zalloc(sizeof(*sh));
+	if (!sh)
+		return NULL;
+	sh->mem = mem;
+	sh->npages = (u32)((size - VGSP_SHARE_TRAP_TOP) / PAGE);
+	for (v = 0; v < MAX_PAGES; v++)
+		sh->lent[v] = NONE;
+	return sh;
+}
+
+void vgsp_bar_share_free(struct vgsp_bar_share *sh)
+{
+	vgsp_free(sh);
+}
+
+/* False when FB page @pfn is already wanted by another VA page. */
+static bool take(struct vgsp_bar_share *sh, u32 pfn)
+{
+	u32 h = (pfn * 2654435761U) & (HASH_SLOTS - 1), i;
+
+	for (i = 0; i < HASH_SLOTS; i++, h = (h + 1) & (HASH_SLOTS - 1)) {
+		if (!sh->taken[h]) {
+			sh->taken[h] = pfn + 1;
+			return true;
+		}
+		if (sh->taken[h] == pfn + 1)
+			return false;
+	}
+	return false;
+}
+
+struct walk_ctx {
+	struct vgsp_bar_share *sh;
+	u64 fb_pages;
+};
+
+/* One leaf of the BAR2 tree: the FB page under each of its 4 KiB. */
+static int leaf(void *arg, u64 va, const struct vgsp_xlate *x)
+{
+	struct walk_ctx *w = arg;
+	struct vgsp_bar_share *sh = w->sh;
+	u64 end, pa, lim = (u64)sh->npages * PAGE;
+	bool ok = x->target == VGSP_MEM_VID && !x->ro &&
+		  x->kind != VGSP_PTE_KIND_SMSKED_MESSAGE;
+
+	/* the trapped top translates on every access: nothing to lend */
+	if (va >= lim)
+		return 1;	/* the walk is in VA order */
+	end = x->page > lim - va ? lim : va + x->page;
+	for (pa = x->pa; va < end; va += PAGE, pa += PAGE) {
+		u32 v = (u32)(va / PAGE);
+
+		if (ok && pa / PAGE < w->fb_pages &&
+		    take(sh, (u32)(pa / PAGE)))
+			sh->want[v] = (u32)(pa / PAGE);
+		else
+			sh->unshared++;
+	}
+	return 0;
+}
+
+void vgsp_bar_share_sync(struct vgsp_dev *dev)
+{
+	struct vgsp_bar_share *sh = dev->share;
+	struct vgsp_mm *mm = dev->mm;
+	struct walk_ctx w = { .sh = sh };
+	u64 shared = 0;
+	u32 v;
+
+	if (!sh || !mm || mm->fb->flat)
+		return;
+	sh->st.syncs++;
+	w.fb_pages = mm->fb->size / PAGE;
+	sh->unshared = 0;
+	for (v = 0; v < sh->npages; v++)
+		sh->want[v] = NONE;
+	memset(sh->taken, 0, sizeof(sh->taken));
+	if (mm->bar_active[VGSP_VIEW_BAR2]) {
+		struct vgsp_vm vm = { .pdb = mm->bar_pdb[VGSP_VIEW_BAR2],
+				      .target = VGSP_MEM_VID };
+
+		if (vgsp_mmu_for_each(dev, &vm, MAX_TABLES, leaf, &w) < 0) {
+			/* a tree we cannot read whole: share nothing */
+			sh->st.errors++;
+			for (v = 0; v < sh->npages; v++)
+				sh->want[v] = NONE;
+		}
+	}
+
+	vgsp_os->lock(mm->fb_lock);
+	/* first every loan that moves ends, then the new ones start */
+	for (v = 0; v < sh->npages; v++) {
+		if (sh->lent[v] == NONE || sh->lent[v] == sh->want[v])
+			continue;
+		if (vgsp_aperture_reclaim(mm->fb, sh->lent[v]))
+			sh->st.errors++;
+		sh->lent[v] = NONE;
+		sh->st.reclaims++;
+	}
+	for (v = 0; v < sh->npages; v++) {
+		if (sh->want[v] != NONE && sh->lent[v] != sh->want[v]) {
+			if (vgsp_aperture_lend(mm->fb, sh->want[v],
+					       sh->mem + (u64)v * PAGE)) {
+				sh->st.errors++;
+				continue;
+			}
+			sh->lent[v] = sh->want[v];
+			sh->st.lends++;
+		}
+		shared += sh->lent[v] != NONE;
+	}
+	vgsp_os->unlock(mm->fb_lock);
+	sh->st.shared = shared;
+	sh->st.unshared = sh->unshared;
+	if (sh->unshared > sh->st.unshared_peak)
+		sh->st.unshared_peak = sh->unshared;
+}
+
+void vgsp_bar_share_reset(struct vgsp_dev *dev)
+{
+	struct vgsp_bar_share *sh = dev->share;
+	u32 v;
+
+	if (!sh || !dev->mm)
+		return;
+	vgsp_os->lock(dev->mm->fb_lock);
+	for (v = 0; v < sh->npages; v++) {
+		if (sh->lent[v] != NONE)
+			vgsp_aperture_forget(dev->mm->fb, sh->lent[v]);
+		sh->lent[v] = NONE;
+	}
+	vgsp_os->unlock(dev->mm->fb_lock);
+	sh->st.shared = 0;
+	sh->st.unshared = 0;
+}
+
+void vgsp_bar_share_stats(const struct vgsp_dev *dev,
+			  struct vgsp_bar_share_stats *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (dev->share)
+		*out = dev->share->st;
+}
