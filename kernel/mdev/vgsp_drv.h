@@ -48,6 +48,7 @@ struct vgsp_mdev {
 	const struct vgsp_profile *profile;
 	struct vgsp_dev *core;
 	struct vgsp_hostd_inst *hostd;	/* backend=hostd only */
+	void *bar3_mem;			/* BAR3 the user maps (bar3_mmap=1) */
 	struct vgsp_irqs irqs;
 	bool open;
 	struct dentry *dbg_dir;
@@ -62,6 +63,7 @@ static inline struct vgsp_mdev *to_vgsp(struct vfio_device *vdev)
 /* Module parameters, validated at load (vgsp_main.c). */
 extern unsigned int vgsp_msix_vectors;
 extern bool vgsp_backend_hostd;
+extern bool vgsp_bar3_mmap;
 
 /* vgsp_hostd.c: /dev/vgsp-hostd and each instance's ring (backend=hostd) */
 struct vgsp_hostd_inst;

@@ -39,6 +39,12 @@ unsigned int vgsp_msix_vectors = 8;
 module_param_named(msix_vectors, vgsp_msix_vectors, uint, 0444);
 MODULE_PARM_DESC(msix_vectors, "MSI-X vectors per instance (1..64, default 8)");
 
+/* 32 MiB of kernel memory per instance, allocated at creation: opt-in. */
+bool vgsp_bar3_mmap;
+module_param_named(bar3_mmap, vgsp_bar3_mmap, bool, 0444);
+MODULE_PARM_DESC(bar3_mmap,
+		 "BAR3 mappable by the user (32 MiB of memory per instance; default 0: every BAR3 access traps)");
+
 /* The RPC fast path's budget (core/gsp/gsp.h); also writable at run time. */
 static int rpc_inline_set(const char *val, const struct kernel_param *kp)
 {

@@ -5,9 +5,11 @@
  * Region accesses are validated here (region index, size) and again by
  * the core (offset, alignment).
  */
+#include <linux/mm.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include <linux/vfio.h>
+#include <linux/vmalloc.h>
 
 #include "vgsp_compat.h"
 #include "vgsp_drv.h"
@@ -135,21 +137,69 @@ static long get_device_info(struct vgsp_mdev *vm, unsigned long arg)
 	return copy_to_user((void __user *)arg, &info, minsz) ? -EFAULT : 0;
 }
 
+/* REGION_INFO with the sparse-mmap capability: one area from offset 0. */
+struct region_info_mmap {
+	struct vfio_region_info info;
+	struct vfio_region_info_cap_sparse_mmap cap;
+	struct vfio_region_sparse_mmap_area area;
+};
+
 static long get_region_info(struct vgsp_mdev *vm, unsigned long arg)
 {
 	unsigned long minsz = offsetofend(struct vfio_region_info, offset);
-	struct vfio_region_info info;
+	struct region_info_mmap r = { };
+	struct vfio_region_info *info = &r.info;
+	u64 len;
 
-	if (copy_from_user(&info, (void __user *)arg, minsz))
+	if (copy_from_user(info, (void __user *)arg, minsz))
 		return -EFAULT;
-	if (info.argsz < minsz || info.index >= VFIO_PCI_NUM_REGIONS)
+	if (info->argsz < minsz || info->index >= VFIO_PCI_NUM_REGIONS)
 		return -EINVAL;
-	info.offset = VGSP_REGION_OFF(info.index);
-	info.size = region_size(vm, info.index);
-	info.flags = info.size ? VFIO_REGION_INFO_FLAG_READ |
-				 VFIO_REGION_INFO_FLAG_WRITE : 0;
-	info.cap_offset = 0;
-	return copy_to_user((void __user *)arg, &info, minsz) ? -EFAULT : 0;
+	info->offset = VGSP_REGION_OFF(info->index);
+	info->size = region_size(vm, info->index);
+	info->flags = info->size ? VFIO_REGION_INFO_FLAG_READ |
+				   VFIO_REGION_INFO_FLAG_WRITE : 0;
+	info->cap_offset = 0;
+	len = vm->bar3_mem ? vgsp_dev_bar_mmap_len(vm->core, info->index) : 0;
+	if (!len)
+		return copy_to_user((void __user *)arg, info, minsz) ?
+		       -EFAULT : 0;
+	/* the rest of the BAR traps (the core resyncs on writes there) */
+	info->flags |= VFIO_REGION_INFO_FLAG_MMAP | VFIO_REGION_INFO_FLAG_CAPS;
+	r.cap.header.id = VFIO_REGION_INFO_CAP_SPARSE_MMAP;
+	r.cap.header.version = 1;
+	r.cap.nr_areas = 1;
+	r.area.offset = 0;
+	r.area.size = len;
+	if (info->argsz < sizeof(r)) {
+		info->argsz = sizeof(r);	/* ask again with room */
+		return copy_to_user((void __user *)arg, info, minsz) ?
+		       -EFAULT : 0;
+	}
+	info->argsz = sizeof(r);
+	info->cap_offset = offsetof(struct region_info_mmap, cap);
+	return copy_to_user((void __user *)arg, &r, sizeof(r)) ? -EFAULT : 0;
+}
+
+/*
+ * BAR3's mapped part: the instance's bar3_mem, a static map (the core
+ * moves FB pages under it, mm/bar_share.h), so no fault handler or zap.
+ */
+static int vgsp_mmap(struct vfio_device *vdev, struct vm_area_struct *vma)
+{
+	struct vgsp_mdev *vm = to_vgsp(vdev);
+	u64 pos = (u64)vma->vm_pgoff << PAGE_SHIFT;
+	unsigned int index = pos >> VGSP_REGION_SHIFT;
+	u64 off = pos & VGSP_REGION_MASK, size = vma->vm_end - vma->vm_start;
+	u64 len;
+
+	if (index >= VFIO_PCI_NUM_REGIONS || !vm->bar3_mem)
+		return -EINVAL;
+	len = vgsp_dev_bar_mmap_len(vm->core, index);
+	if (!len || off >= len || size > len - off ||
+	    !(vma->vm_flags & VM_SHARED))
+		return -EINVAL;
+	return remap_vmalloc_range(vma, vm->bar3_mem, off >> PAGE_SHIFT);
 }
 
 static long vgsp_ioctl(struct vfio_device *vdev, unsigned int cmd,
@@ -256,6 +306,7 @@ static int vgsp_init_dev(struct vfio_device *vdev)
 {
 	struct vgsp_mdev *vm = to_vgsp(vdev);
 	struct mdev_device *mdev = to_mdev_device(vdev->dev);
+	struct vgsp_dev_opts o = { };
 	uuid_t uuid;
 
 	vm->mdev = mdev;
@@ -266,9 +317,20 @@ static int vgsp_init_dev(struct vfio_device *vdev)
 		return -EINVAL;
 	if (vgsp_backend_hostd)
 		return init_hostd(vm, uuid.b);
-	vm->core = vgsp_dev_create(vm->profile, uuid.b, vgsp_msix_vectors,
-				   &vgsp_linux_fe_ops, vm);
-	return vm->core ? 0 : -ENOMEM;
+	if (vgsp_bar3_mmap) {
+		vm->bar3_mem = vmalloc_user(VGSP_BAR3_SIZE);
+		if (!vm->bar3_mem)
+			return -ENOMEM;
+		o.bar3_shared = vm->bar3_mem;
+	}
+	vm->core = vgsp_dev_create_opts(vm->profile, uuid.b, vgsp_msix_vectors,
+					&vgsp_linux_fe_ops, vm, &o);
+	if (!vm->core) {
+		vfree(vm->bar3_mem);
+		vm->bar3_mem = NULL;
+		return -ENOMEM;
+	}
+	return 0;
 }
 
 static void vgsp_release_dev(struct vfio_device *vdev)
@@ -279,6 +341,8 @@ static void vgsp_release_dev(struct vfio_device *vdev)
 		vgsp_hostd_inst_stop(vm->hostd);
 	vgsp_dev_destroy(vm->core);
 	vm->core = NULL;
+	vfree(vm->bar3_mem);	/* pages a mapping still holds outlive this */
+	vm->bar3_mem = NULL;
 	if (vm->hostd)
 		vgsp_hostd_inst_free(vm->hostd);
 	vm->hostd = NULL;
@@ -297,6 +361,7 @@ const struct vfio_device_ops vgsp_vfio_ops = {
 	.read = vgsp_read,
 	.write = vgsp_write,
 	.ioctl = vgsp_ioctl,
+	.mmap = vgsp_mmap,
 	.request = vgsp_request,
 	.dma_unmap = vgsp_dma_unmap,
 };

@@ -12,6 +12,7 @@
  *                            accesses; data and exact counter deltas
  *   fuzz <uuid> <seed> <s>   randomized hostile VFIO client for <s> seconds
  *                            (t_fuzz.c); the seed is printed
+ *   mmap <uuid>              BAR3 mapped by the user (bar3_mmap=1, t_mmap.c)
  * Exit status 0 when no check failed.
  */
 #include <errno.h>
@@ -79,9 +80,10 @@ static int cmd_smoke(const char *uuid)
 			v = cfg32(&d, 0x10 + 4 * i);
 			cfg_w32(&d, 0x10 + 4 * i, 0);
 		}
-		printf("  %-6s size 0x%09llx (%6llu KiB) flags 0x%x%s", rname[i],
+		printf("  %-6s size 0x%09llx (%6llu KiB) flags 0x%x%s%s", rname[i],
 		       (unsigned long long)d.reg[i].size,
 		       (unsigned long long)(d.reg[i].size >> 10), d.reg[i].flags,
+		       d.reg[i].flags & VFIO_REGION_INFO_FLAG_MMAP ? " MMAP" : "",
 		       i < VFIO_PCI_ROM_REGION_INDEX ? "" : "\n");
 		if (i < VFIO_PCI_ROM_REGION_INDEX)
 			printf(" sizing 0x%08x (%s, %s)\n", v, v & 4 ? "64-bit" : "32-bit",
@@ -186,6 +188,17 @@ static int cmd_stress(const char *uuid, int threads, int iters)
 	return n_fail != 0;
 }
 
+static int cmd_mmap(const char *uuid)
+{
+	struct vdev d;
+
+	if (vdev_open(&d, uuid, true))
+		return 1;
+	t_mmap(&d);
+	vdev_close(&d);
+	return n_fail != 0;
+}
+
 int main(int argc, char **argv)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -201,6 +214,8 @@ int main(int argc, char **argv)
 		return cmd_fuzz(argv[2], strtoull(argv[3], NULL, 0), (unsigned int)atoi(argv[4]));
 	if (argc == 4 && !strcmp(argv[1], "cycle"))
 		return cmd_cycle(argv[2], atoi(argv[3]));
-	fprintf(stderr, "usage: vgsp-vfiotest full|smoke <uuid> | hold <uuid> <s> <ready> [min] | cycle <type> <n> | stress <uuid> <t> <n> | fuzz <uuid> <seed> <s>\n");
+	if (argc == 3 && !strcmp(argv[1], "mmap"))
+		return cmd_mmap(argv[2]);
+	fprintf(stderr, "usage: vgsp-vfiotest full|smoke|mmap <uuid> | hold <uuid> <s> <ready> [min] | cycle <type> <n> | stress <uuid> <t> <n> | fuzz <uuid> <seed> <s>\n");
 	return 2;
 }

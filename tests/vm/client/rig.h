@@ -105,6 +105,7 @@ void t_dma(struct vdev *d);
 void t_counters(struct vdev *d);
 void t_openclose_counters(const char *uuid);
 void t_stress(struct vdev *d, unsigned int nthreads, unsigned int iters);
+void t_mmap(struct vdev *d);
 int cmd_fuzz(const char *uuid, uint64_t seed, unsigned int secs);
 
 #endif
