@@ -36,6 +36,8 @@
 #include <linux/ioctl.h>
 
 #define VGSP_HR_MAGIC		0x52484756u	/* "VGHR" */
+/* ctl.magic once the instance is gone (its id may be given again) */
+#define VGSP_HR_MAGIC_CLOSED	0u
 #define VGSP_HR_VERSION		1u
 #define VGSP_HR_MAX_INSTANCES	64u
 

@@ -54,6 +54,7 @@ static struct file *hostd_owner;
 static struct eventfd_ctx *hostd_evt;
 static struct vgsp_hostd_inst *hostd_tab[VGSP_HR_MAX_INSTANCES];
 static struct vgsp_hostd_stats hostd_st;
+static u32 hostd_next_id;
 static struct dentry *hostd_dbg;
 
 static void notify_locked(void)
@@ -90,7 +91,7 @@ struct vgsp_hostd_inst *vgsp_hostd_inst_new(const char *who)
 {
 	struct vgsp_hostd_inst *in;
 	int ret = -ENODEV;
-	u32 id;
+	u32 id, i;
 
 	in = kzalloc(sizeof(*in), GFP_KERNEL);
 	if (!in)
@@ -108,11 +109,16 @@ struct vgsp_hostd_inst *vgsp_hostd_inst_new(const char *who)
 		       who);
 		goto err;
 	}
-	for (id = 0; id < VGSP_HR_MAX_INSTANCES && hostd_tab[id]; id++)
-		;
+	/* round robin: an id hostd just saw go is not the next one given */
+	for (i = 0; i < VGSP_HR_MAX_INSTANCES; i++) {
+		id = (hostd_next_id + i) % VGSP_HR_MAX_INSTANCES;
+		if (!hostd_tab[id])
+			break;
+	}
 	ret = -ENOSPC;
-	if (id == VGSP_HR_MAX_INSTANCES)
+	if (i == VGSP_HR_MAX_INSTANCES)
 		goto err;
+	hostd_next_id = id + 1;
 	ret = vgsp_ring_be_init(&in->rb, in->area, id, &hostd_link_ops, in);
 	if (ret)
 		goto err;
@@ -149,6 +155,9 @@ void vgsp_hostd_inst_stop(struct vgsp_hostd_inst *in)
 	vgsp_ring_be_fail(&in->rb);
 	wake_up_all(&in->wq);
 	wait_event(in->wq, !atomic_read(&in->users));
+	/* the last user's wake_up_all() is done once it has left the lock */
+	mutex_lock(&hostd_lock);
+	mutex_unlock(&hostd_lock);
 }
 
 /* hostd's mapping, if any, keeps its own references to the pages. */
@@ -415,8 +424,10 @@ static ssize_t selftest_write(struct file *file, const char __user *ubuf,
 	if (!dev)
 		return -ENOENT;
 	ret = selftest_run(dev, bytes);
+	mutex_lock(&hostd_lock);
 	if (atomic_dec_and_test(&in->users))
 		wake_up_all(&in->wq);
+	mutex_unlock(&hostd_lock);
 	return ret ? ret : len;
 }
 

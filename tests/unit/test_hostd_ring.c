@@ -509,6 +509,10 @@ static void test_server_refuses_bad_kernel_input(void **state)
 	vgsp_hr_store(&c->sub_head, head + VGSP_HR_SUB_ENTRIES + 1);
 	assert_int_equal(hr_server_run(&s, 10), -71);
 	assert_int_equal(s.st.bad_index, 1);
+	/* the kernel closes the area when the instance goes */
+	assert_false(hr_server_closed(&s));
+	vgsp_ring_be_fini(&p->rb);
+	assert_true(hr_server_closed(&s));
 	hr_server_fini(&s);
 }
 

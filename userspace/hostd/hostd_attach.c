@@ -95,7 +95,8 @@ int hostd_attach_main(int argc, char **argv)
 			struct served *s = &tab[id];
 			int want = (l.serving >> id) & 1;
 
-			if (s->map && !want)
+			/* gone, failed, or a new instance under a reused id */
+			if (s->map && (!want || hr_server_closed(&s->srv)))
 				drop(s, id);
 			if (!s->map && want) {
 				void *m = mmap(NULL, VGSP_HR_MAP_BYTES, PROT_READ | PROT_WRITE,

@@ -172,3 +172,8 @@ int hr_server_run(struct hr_server *s, unsigned max)
 	}
 	return (int)n;
 }
+
+int hr_server_closed(struct hr_server *s)
+{
+	return vgsp_hr_load(&ctl_of(s)->magic) != VGSP_HR_MAGIC;
+}

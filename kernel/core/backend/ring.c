@@ -48,6 +48,9 @@ int vgsp_ring_be_init(struct vgsp_ring_be *rb, void *area, u32 id,
 
 void vgsp_ring_be_fini(struct vgsp_ring_be *rb)
 {
+	/* a hostd still mapping the area sees it closed */
+	if (rb->area)
+		vgsp_hr_store(&ctl_of(rb)->magic, VGSP_HR_MAGIC_CLOSED);
 	if (rb->lock)
 		vgsp_os->lock_free(rb->lock);
 	rb->lock = NULL;

@@ -60,6 +60,7 @@ struct vgsp_ring_be {
 /* @area: zeroed, VGSP_HR_MAP_BYTES. 0 or -ENOMEM. */
 int vgsp_ring_be_init(struct vgsp_ring_be *rb, void *area, u32 id,
 		      const struct vgsp_ring_link_ops *ops, void *link);
+/* The instance goes: its area says VGSP_HR_MAGIC_CLOSED from now on. */
 void vgsp_ring_be_fini(struct vgsp_ring_be *rb);
 /*
  * hostd is gone (or broke the protocol): the pending item and every later

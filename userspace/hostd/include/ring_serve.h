@@ -42,5 +42,7 @@ void hr_server_fini(struct hr_server *s);
 /* Serve up to @max items: the number completed (0: nothing to do, or the
  * completion ring is full), or -71 (EPROTO) when the ring is broken. */
 int hr_server_run(struct hr_server *s, unsigned max);
+/* The kernel closed this area (its instance went; the id may be reused). */
+int hr_server_closed(struct hr_server *s);
 
 #endif
