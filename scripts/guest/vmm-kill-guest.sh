@@ -9,18 +9,24 @@
 # its fd and thread counts are back to their baseline (QEMU also resets the device at boot,
 # so resets >= sessions). Finally a whole rung-1 run on the
 # same instance must PASS (nvidia-smi lists the vGPU, -q exits 0, no Xid).
+# --copy: every kill lands in a CUDA copy instead (rung-2 guest: cudacheck --iters 10
+# --max-mib 64, QEMU SIGKILLed 0-4 s after its first copy line, so with copy-engine work in
+# flight: GPFIFO entries queued, doorbells rung, the fifo worker copying); after each kill also
+# no channel left in the table and vgsp-vfu's RSS within 64 MiB of its level after the first kill; the fresh
+# guest at the end runs rung 2 (cudacheck --iters 1 --max-mib 4) on the same instance.
 #
-# usage: scripts/guest/vmm-kill-guest.sh [--iters N] [--core COMMIT|worktree]
+# usage: scripts/guest/vmm-kill-guest.sh [--iters N] [--core COMMIT|worktree] [--copy]
 # Opt-in (each kill is a guest boot: ~20-40 s under TCG); the last run is recorded in
 # docs/security.md. Prints "PASS name" / "FAIL name: why" lines, then "N passed, N failed".
 # Run directory: .cache/guest/runs/<UTC stamp>-vmmkill/.
 set -eu
 VGSP_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$VGSP_ROOT"
-ITERS=3 CORE=HEAD
+ITERS=3 CORE=HEAD COPY=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--iters) ITERS=$2; shift 2 ;;
+	--copy) COPY=1; shift ;;
 	--core) CORE=$2; shift 2 ;;
 	*) echo "vmm-kill-guest: unknown argument $1" >&2; exit 2 ;;
 	esac
@@ -52,18 +58,23 @@ start_guest() {
 		-machine q35,memory-backend=mem \
 		-device pcie-root-port,id=rp0 -device "$DEV" \
 		-kernel "$KERNEL" -initrd "$INITRD" \
-		-append "console=ttyS0 panic=-1 oops=panic loglevel=7 rung1.cuinit=0" \
+		-append "console=ttyS0 panic=-1 oops=panic loglevel=7 rung1.cuinit=0 $GARGS" \
 		>"$1" 2>&1 </dev/null &
 	QPID=$!
 }
 # The console file exists before the background QEMU opens it.
 start_guest0() { : >"$1"; start_guest "$1"; }
 stat_of() { sed -n "/^== $1\$/,/^== /p" "$STATS" | awk -v k="$2" '$1 == k { print $2; exit }'; }
+rss_kib() { awk '$1 == "VmRSS:" { print $2 }' /proc/$VPID/status; }
+GARGS=
+[ "$COPY" = 0 ] || GARGS="rung2=1 rung2.smwork=refused rung2.args=--iters,10,--max-mib,64"
+rss1=
 
 sessions=0
 k=0
 while [ "$k" -lt "$ITERS" ]; do
-	case $((k % 3)) in
+	case $((k % 3 + COPY * 3)) in
+	[345]) stage="CUDA copy" mark='^cudacheck: copy\.' span=40 ;;
 	0) stage="nvidia.ko load" mark='insmod nvidia.ko' span=4 ;;
 	1) stage="nvidia-smi -L" mark='nvidia-smi -L$' span=30 ;;
 	*) stage="nvidia-smi -q" mark='nvidia-smi -q$' span=40 ;;
@@ -78,7 +89,8 @@ while [ "$k" -lt "$ITERS" ]; do
 	# nvidia-smi 4-8 s)
 	d=$(awk -v s="$(od -An -N2 -tu2 /dev/urandom)" -v m="$span" 'BEGIN { printf "%.1f", (s % m) / 10 }')
 	sleep "$d"
-	last=$(tr -d '\r' <"$log" | grep -a -E '^rung1: ' | tail -n 1)
+	last=$(tr -d '\r' <"$log" | grep -a -E '^rung[12]: |^cudacheck: ' | tail -n 1)
+	db0=$(stat_of channels doorbells)
 	if kill -9 "$QPID" 2>/dev/null; then
 		wait "$QPID" 2>/dev/null || true
 		sessions=$((sessions + 1))
@@ -105,12 +117,28 @@ while [ "$k" -lt "$ITERS" ]; do
 	else
 		ko "vmm_kill_guest.kill$k.clean" "opens/closes dma_windows gsp irq_mode: '$got', want '$sessions/$sessions 0 off none'; resets $rs; fds $fds threads $thr (baseline $fd0/$thr0)"
 	fi
+	if [ "$COPY" = 1 ]; then
+		# in flight: the guest was copying (no summary yet) and rang doorbells right up to the kill
+		rss=$(rss_kib); [ -n "$rss1" ] || rss1=$rss
+		live=$(stat_of channels chan_allocs) fr=$(stat_of channels chan_frees)
+		nch=$(sed -n '/^== channels$/,/^== /p' "$STATS" | grep -c '^channel chid' || true)
+		echo "  doorbells before the kill $db0, at close $(stat_of channels doorbells); chan_allocs $live chan_frees $fr, $nch channels left; RSS $rss KiB"
+		[ "$nch" = 0 ] || ko "vmm_kill_guest.kill$k.no_channel" "$nch channels still in the table after the reset"
+		case $last in
+		"cudacheck: "*summary*|"rung2: "*VERDICT*) ko "vmm_kill_guest.kill$k.in_flight" "cudacheck had finished: $last" ;;
+		"cudacheck: "*) ok "vmm_kill_guest.kill$k.in_flight" ;;
+		*) ko "vmm_kill_guest.kill$k.in_flight" "the guest's last line is not cudacheck's: $last" ;;
+		esac
+		if [ "$rss" -le $((rss1 + 65536)) ]; then ok "vmm_kill_guest.kill$k.rss"
+		else ko "vmm_kill_guest.kill$k.rss" "vgsp-vfu RSS $rss KiB, $rss1 after the first kill"; fi
+	fi
 	k=$((k + 1))
 done
 
-# A fresh guest on the same instance, at once: rung 1 in full.
+# A fresh guest on the same instance, at once: rung 1 in full (rung 2 after --copy).
 log=$RUN/fresh.console.log
 t0=$(date +%s)
+[ "$COPY" = 0 ] || GARGS="rung2=1 rung2.smwork=refused rung2.args=--iters,1,--max-mib,4"
 start_guest0 "$log"
 i=0
 while kill -0 "$QPID" 2>/dev/null && [ $i -lt 3000 ]; do sleep 0.1; i=$((i + 1)); done
@@ -118,8 +146,8 @@ kill -9 "$QPID" 2>/dev/null || true
 wait "$QPID" 2>/dev/null || true
 v=$(tr -d '\r' <"$log" | grep -a 'VERDICT' | tail -n 1 | sed 's/.*VERDICT //')
 case $v in
-PASS*) ok vmm_kill_guest.fresh_guest_rung1 ;;
-*) ko vmm_kill_guest.fresh_guest_rung1 "${v:-no verdict} (console $log)" ;;
+PASS*) ok vmm_kill_guest.fresh_guest_rung$((COPY + 1)) ;;
+*) ko vmm_kill_guest.fresh_guest_rung$((COPY + 1)) "${v:-no verdict} (console $log)" ;;
 esac
 echo "fresh guest after $ITERS kills: ${v:-no verdict} ($(($(date +%s) - t0)) s)"
 if kill -0 "$VPID" 2>/dev/null; then ok vmm_kill_guest.server_alive

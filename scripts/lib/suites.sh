@@ -57,6 +57,20 @@ run_vfu_stress_suites() {
 	fi
 }
 
+# The stock guest under faults, on vfio-user (docs/security.md): rebooted in flight by a QMP
+# system_reset with vgsp-vfu up, rung 1 after every reboot (x2, ~3 min; x20 with --long); the
+# VMM SIGKILLed during CUDA copies (copy-engine work in flight), then a fresh guest's rung 2 on
+# the same instance (x2, ~2 min; x100 with --long).
+run_guest_fault_suites() {
+	if [ "${RIG_LONG:-}" ]; then
+		run_cmd_suite guest-reboot sh "$ROOT/scripts/guest/reboot-guest.sh" --iters 20
+		run_cmd_suite guest-kill-copy sh "$ROOT/scripts/guest/vmm-kill-guest.sh" --copy --iters 100
+	else
+		run_cmd_suite guest-reboot sh "$ROOT/scripts/guest/reboot-guest.sh" --iters 2
+		run_cmd_suite guest-kill-copy sh "$ROOT/scripts/guest/vmm-kill-guest.sh" --copy --iters 2
+	fi
+}
+
 run_unit_suites() {
 	if has_target "$ROOT" unit; then run_make_suite unit "$ROOT" unit
 	else echo "FAIL unit: top-level Makefile has no 'unit' target"; suite_add unit 0 1 0; fi
@@ -270,5 +284,6 @@ run_all_suites() {
 	# Two stock guests at once, each on its own vgsp-vfu instance, rung 1 in each (the
 	# demo's script; about 2 min).
 	[ -z "$_unit" ] || [ -n "${VGSP_NO_RUNG1:-}" ] || run_cmd_suite two-guests "$ROOT/scripts/guest/demo-two.sh"
+	[ -z "$_unit" ] || [ -n "${VGSP_NO_RUNG1:-}" ] || run_guest_fault_suites
 	print_totals
 }

@@ -457,11 +457,12 @@ static void *fz_run(void *p)
 }
 
 /*
- * The base DMA window, so device DMA has somewhere real to go: whatever the last round
- * mapped over its range is unmapped first (if a mapping straddles its ends, type1v2
- * refuses and the round runs with the hostile mapping).
+ * The base DMA window, so device DMA has somewhere real to go: every fourth round drops
+ * every mapping the earlier rounds left (UNMAP_FLAG_ALL), the others only what lies over
+ * the window's range (if a mapping straddles its ends, type1v2 refuses and the round runs
+ * with the hostile mapping).
  */
-static void map_base(struct fz_shared *sh)
+static void map_base(struct fz_shared *sh, bool all)
 {
 	struct vfio_iommu_type1_dma_unmap u = { .argsz = sizeof(u), .iova = FZ_IOVA,
 						.size = FZ_DMA_SIZE };
@@ -470,6 +471,10 @@ static void map_base(struct fz_shared *sh)
 		.vaddr = (uintptr_t)sh->dma, .iova = FZ_IOVA, .size = FZ_DMA_SIZE,
 	};
 
+	if (all) {
+		u.flags = VFIO_DMA_UNMAP_FLAG_ALL;
+		u.iova = u.size = 0;
+	}
 	ioctl(sh->d->container, VFIO_IOMMU_UNMAP_DMA, &u);
 	ioctl(sh->d->container, VFIO_IOMMU_MAP_DMA, &m);
 }
@@ -623,7 +628,7 @@ int cmd_fuzz(const char *uuid, uint64_t seed, unsigned int secs)
 
 	end = now_ns() + (uint64_t)secs * 1000000000ull;
 	while (now_ns() < end) {
-		map_base(&sh);
+		map_base(&sh, rounds % 4 == 0);
 		cfg_w16(&d, 4, 0x0006);		/* memory decode + bus master */
 		sh.booted = false;
 		if (rounds % 2 == 0) {
