@@ -5,7 +5,8 @@
 # hostile arguments and bad eventfds, unknown ioctls, MAP/UNMAP_DMA with
 # overlapping, huge, unaligned and wrapping ranges, the fd reopened every 2 s.
 # 20 s by default (rig.long: 300 s; rig.fuzzsecs=N overrides); the seed is
-# printed (rig.seed=N repeats a run). Afterwards, on the same instance: the
+# printed (RIG_APPEND=rig.seed=N replays each thread's choices; the interleaving
+# of the two threads and the number of calls depend on timing). Afterwards, on the same instance: the
 # device answers (identity, BOOT_0, BAR1), the OpenRM init replay through VFIO
 # matches the golden transcript, opens == closes; after removal the kmalloc
 # objects in use and VmallocUsed are back, no new WARNING/BUG/Oops line in
