@@ -7,10 +7,14 @@
  * kicks the instances that got completions. No polling when idle.
  *
  *   vgsp-hostd attach [--dev PATH] [--serve-items N]
+ *   vgsp-hostd attach --probe [--dev PATH]
  *
  * --serve-items N: serve N items, then leave later ones pending (test rigs:
  * a hostd that hangs, so its death has work to fail). Exit codes: 0 on
  * SIGTERM/SIGINT, 3 when another hostd is attached (EBUSY), 1 otherwise.
+ * --probe (test rigs, with no hostd attached): the device's refusals, one
+ * "probe NAME OK|FAIL errno" line each, then it detaches; exit 0 if all
+ * were refused as they should be.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -48,8 +52,61 @@ static void drop(struct served *s, unsigned id)
 	printf("vgsp-hostd: instance %u dropped\n", id);
 }
 
+static int expect(const char *name, int ret, int want_errno)
+{
+	int ok = ret < 0 && errno == want_errno;
+
+	printf("probe %s %s %s\n", name, ok ? "OK" : "FAIL", ret < 0 ? strerror(errno) : "accepted");
+	return ok;
+}
+
+static void *map_at(int fd, size_t len, off_t off)
+{
+	void *m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, off);
+
+	if (m != MAP_FAILED)
+		munmap(m, len);
+	return m;
+}
+
+/* What the kernel must refuse from a file that is not (or is) attached. */
+static int probe(int fd, int efd)
+{
+	struct vgsp_hostd_list l;
+	struct vgsp_hostd_attach a = { .version = VGSP_HR_VERSION, .event_fd = efd };
+	uint32_t id = VGSP_HR_MAX_INSTANCES - 1;
+	int ok = 1;
+
+	ok &= expect("list_unattached", ioctl(fd, VGSP_HOSTD_LIST, &l), EPERM);
+	ok &= expect("kick_unattached", ioctl(fd, VGSP_HOSTD_KICK, &id), EPERM);
+	ok &= expect("mmap_unattached",
+		     map_at(fd, VGSP_HR_MAP_BYTES, 0) == MAP_FAILED ? -1 : 0, EPERM);
+	a.version = 99;
+	ok &= expect("attach_version", ioctl(fd, VGSP_HOSTD_ATTACH, &a), EPROTO);
+	a.version = VGSP_HR_VERSION;
+	if (ioctl(fd, VGSP_HOSTD_ATTACH, &a)) {
+		printf("probe attach FAIL %s\n", strerror(errno));
+		return 0;
+	}
+	ok &= expect("attach_twice", ioctl(fd, VGSP_HOSTD_ATTACH, &a), EBUSY);
+	ok &= expect("kick_absent", ioctl(fd, VGSP_HOSTD_KICK, &id), ENOENT);
+	id = 1000;
+	ok &= expect("kick_out_of_range", ioctl(fd, VGSP_HOSTD_KICK, &id), ENOENT);
+	ok &= expect("ioctl_unknown", ioctl(fd, _IO(VGSP_HOSTD_IOC, 9)), ENOTTY);
+	ok &= expect("mmap_absent",
+		     map_at(fd, VGSP_HR_MAP_BYTES, (off_t)id % VGSP_HR_MAX_INSTANCES *
+			    VGSP_HR_MAP_BYTES) == MAP_FAILED ? -1 : 0, ENOENT);
+	ok &= expect("mmap_short",
+		     map_at(fd, 4096, 0) == MAP_FAILED ? -1 : 0, EINVAL);
+	ok &= expect("mmap_past_ids",
+		     map_at(fd, VGSP_HR_MAP_BYTES, (off_t)VGSP_HR_MAX_INSTANCES *
+			    VGSP_HR_MAP_BYTES) == MAP_FAILED ? -1 : 0, EINVAL);
+	return ok;
+}
+
 int hostd_attach_main(int argc, char **argv)
 {
+	int probe_only = 0;
 	const char *dev = "/dev/vgsp-hostd";
 	unsigned long long budget = ~0ull;
 	static struct served tab[VGSP_HR_MAX_INSTANCES];
@@ -57,10 +114,12 @@ int hostd_attach_main(int argc, char **argv)
 	for (int i = 0; i < argc; i++) {
 		if (!strcmp(argv[i], "--dev") && i + 1 < argc) {
 			dev = argv[++i];
+		} else if (!strcmp(argv[i], "--probe")) {
+			probe_only = 1;
 		} else if (!strcmp(argv[i], "--serve-items") && i + 1 < argc) {
 			budget = strtoull(argv[++i], NULL, 0);
 		} else {
-			fprintf(stderr, "usage: vgsp-hostd attach [--dev PATH] [--serve-items N]\n");
+			fprintf(stderr, "usage: vgsp-hostd attach [--dev PATH] [--serve-items N | --probe]\n");
 			return 2;
 		}
 	}
@@ -69,6 +128,11 @@ int hostd_attach_main(int argc, char **argv)
 	if (fd < 0 || efd < 0) {
 		fprintf(stderr, "vgsp-hostd: %s: %s\n", dev, strerror(errno));
 		return 1;
+	}
+	if (probe_only) {
+		int ok = probe(fd, efd);
+		close(fd);
+		return ok ? 0 : 1;
 	}
 	struct vgsp_hostd_attach a = { .version = VGSP_HR_VERSION, .event_fd = efd };
 	if (ioctl(fd, VGSP_HOSTD_ATTACH, &a)) {

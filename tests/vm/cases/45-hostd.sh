@@ -1,9 +1,11 @@
 #!/bin/sh
 # backend=hostd: vgsp.ko reaches the hostd daemon through /dev/vgsp-hostd
 # (docs/forwarding.md §5). Without an attached hostd an instance is
-# refused; `vgsp-hostd attach` attaches, a second attacher gets EBUSY; a
-# 1 MiB copy runs through the instance's ring (hostd_selftest, the same
-# backend op the fifo worker calls) and is verified by the kernel; hostd
+# refused; the char device refuses what a file that is not attached (or is
+# attached) must not do (`vgsp-hostd attach --probe`); `vgsp-hostd attach`
+# attaches, a second attacher gets EBUSY; a 1 MiB copy runs through the
+# instance's ring (hostd_selftest, the same backend op the fifo worker
+# calls) and is verified by the kernel; hostd
 # sleeps while idle; a hostd that dies with an item pending makes that item
 # fail with EIO and the instance failed; a new hostd re-attaches, leaves
 # the failed instances alone and serves a new one.
@@ -53,16 +55,26 @@ check hostd.refused.dmesg "no 'no hostd is attached' line" \
 eq hostd.refused.instances "$(ninst)" 0
 eq hostd.refused.counter "$(kv $S/state create_refused)" 1
 
+# --- the device's refusals (the probe attaches, then detaches) ---------------
+$BIN attach --probe > /tmp/probe.log 2>&1
+eq hostd.probe.exit $? 0
+for n in list_unattached kick_unattached mmap_unattached attach_version attach_twice \
+	 kick_absent kick_out_of_range ioctl_unknown mmap_absent mmap_short mmap_past_ids; do
+	check "hostd.probe.$n" "$(grep "^probe $n " /tmp/probe.log)" grep -q "^probe $n OK" /tmp/probe.log
+done
+eq hostd.probe.counters "$(kv $S/state bad_ioctls) $(kv $S/state attach_refused) $(kv $S/state attaches) $(kv $S/state deaths) $(kv $S/state attached)" \
+	"6 1 1 1 0"
+
 # --- attach; a second attacher is refused -----------------------------------
 $BIN attach > /tmp/hostd1.log 2>&1 &
 h1=$!
 wait_kv attached 1
-eq hostd.attach "$(kv $S/state attached) $(kv $S/state attaches)" "1 1"
+eq hostd.attach "$(kv $S/state attached) $(kv $S/state attaches)" "1 2"
 $BIN attach > /tmp/hostd2.log 2>&1
 eq hostd.second.exit $? 3
 check hostd.second.msg "no EBUSY line: $(cat /tmp/hostd2.log)" \
 	grep -q 'Device or resource busy (another hostd is attached)' /tmp/hostd2.log
-eq hostd.second.counter "$(kv $S/state attach_refused) $(kv $S/state attached)" "1 1"
+eq hostd.second.counter "$(kv $S/state attach_refused) $(kv $S/state attached)" "2 1"
 
 # --- work through the ring --------------------------------------------------
 if u1=$(mk h100-10g); then
@@ -92,7 +104,7 @@ eq hostd.idle_ticks "$(cpu_ticks $h1)" "$t0"
 kill -9 $h1
 wait $h1 2>/dev/null
 wait_kv attached 0
-eq hostd.death1 "$(kv $S/state attached) $(kv $S/state deaths) $(ist "$u1" state)" "0 1 failed"
+eq hostd.death1 "$(kv $S/state attached) $(kv $S/state deaths) $(ist "$u1" state)" "0 2 failed"
 if sh -c "echo '$id1 4096' > $S/selftest" 2>/tmp/st.err; then
 	fail hostd.failed_refuses "a failed instance ran work"
 else
@@ -109,8 +121,8 @@ fi
 # --- a hostd that hangs on an item, then dies: the pending item fails --------
 $BIN attach --serve-items 0 > /tmp/hostd3.log 2>&1 &
 h2=$!
-wait_kv attaches 2
-eq hostd.reattach "$(kv $S/state attached) $(kv $S/state attaches)" "1 2"
+wait_kv attaches 3
+eq hostd.reattach "$(kv $S/state attached) $(kv $S/state attaches)" "1 3"
 u2=$(mk h100-10g) || fail hostd.create2 "create refused"
 id2=$(iid "$u2")
 sh -c "echo '$id2 65536' > $S/selftest" 2>/tmp/st2.err &
@@ -123,13 +135,13 @@ wait $st
 eq hostd.pending.exit $? 1
 check hostd.pending.eio "not EIO: $(cat /tmp/st2.err)" grep -qE 'I/O error|Input/output error' /tmp/st2.err
 wait_kv attached 0
-eq hostd.death2 "$(kv $S/state deaths) $(ist "$u2" state) $(ist "$u2" failed_items)" "2 failed 1"
+eq hostd.death2 "$(kv $S/state deaths) $(ist "$u2" state) $(ist "$u2" failed_items)" "3 failed 1"
 check hostd.death.dmesg "no detach line" test "$(dmesg_count 'vgsp: hostd detached')" -ge 2
 
 # --- a restarted hostd: failed instances stay failed, a new one is served ---
 $BIN attach > /tmp/hostd4.log 2>&1 &
 h3=$!
-wait_kv attaches 3
+wait_kv attaches 4
 if u3=$(mk h100-10g); then
 	id3=$(iid "$u3")
 	check hostd.restart.selftest "copy through the new hostd failed" \
