@@ -251,6 +251,15 @@ run_ladder() {
 	done
 }
 
+# run_ladder_driver VER N: run_ladder N vfio-user with guest driver VER (NV_VER), then the
+# caller's NV_VER back.
+run_ladder_driver() {
+	_nv_was=${NV_VER-} _nv_set=${NV_VER+1}
+	NV_VER=$1; export NV_VER
+	run_ladder "$2" vfio-user
+	if [ -n "$_nv_set" ]; then NV_VER=$_nv_was; else unset NV_VER; fi
+}
+
 print_totals() {
 	echo "suites:"
 	printf '%s' "$SUITE_LINES"
@@ -281,6 +290,9 @@ run_all_suites() {
 	done
 	[ -z "$_unit" ] || run_lint_suite
 	[ -z "$_unit" ] || [ -n "${VGSP_NO_RUNG1:-}" ] || run_ladder "$VGSP_DEFAULT_RUNG" vfio-user
+	# The same rungs with the stock 550 guest (abi/r550, docs/abi-versions.md): its own image
+	# (trixie's driver on the same 6.1 kernel), suites rungN-vfio-user-550.163.01.
+	[ -z "$_unit" ] || [ -n "${VGSP_NO_RUNG1:-}" ] || run_ladder_driver 550.163.01 "$VGSP_DEFAULT_RUNG"
 	# Two stock guests at once, each on its own vgsp-vfu instance, rung 1 in each (the
 	# demo's script; about 2 min).
 	[ -z "$_unit" ] || [ -n "${VGSP_NO_RUNG1:-}" ] || run_cmd_suite two-guests "$ROOT/scripts/guest/demo-two.sh"
