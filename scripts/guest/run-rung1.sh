@@ -9,7 +9,7 @@
 #                                   [--nvopts a=b,c=d] [--cuinit] [--timeout S] [--san]
 #                                   [--rung2 [--cudacheck-args "--iters 2 --max-mib 16"]]
 #                                   [--uvmopts uvm_debug_prints=1]
-#                                   [--run DIR] [--uuid UUID] [--no-mmap] [--driver VER]
+#                                   [--run DIR] [--uuid UUID] [--mmap] [--driver VER]
 # --rung2: the guest boots with rung2=1: nvidia.ko + nvidia-uvm.ko, nvidia-smi -L,
 #          then cudacheck (scripts/guest/cudacheck.c: cuInit, attributes, contexts,
 #          allocations, copies verified byte for byte, streams, events, PTX module,
@@ -23,8 +23,8 @@
 # --run DIR: this run's directory instead of .cache/guest/runs/<UTC stamp> (relative to the
 #          repository root; two runs started in the same second need it: demo-two.sh)
 # --uuid UUID: vgsp-vfu's instance UUID (the guest's GPU UUID derives from it)
-# --no-mmap: vgsp-vfu --no-mmap: BAR3 is not mapped into the guest, every BAR access
-#          traps (the "before" of the BAR3 mapping, docs/rung1-guest.md)
+# --mmap: vgsp-vfu --mmap: BAR3 mapped into the guest (opt-in; rung 1 only so far,
+#          docs/rung1-guest.md "BAR3 mapped into the guest")
 # --driver VER: the stock guest driver, 535.261.03 (default, Debian bookworm) or 550.163.01
 #          (Debian trixie; build-guest.sh); the same as env NV_VER
 # Results: .cache/guest/runs/<UTC stamp>/{console.log,vfu-transcript.log,
@@ -36,7 +36,7 @@ set -eu
 VGSP_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$VGSP_ROOT"
 PROFILE=h100-10g CORE=HEAD NVOPTS="" CUINIT=0 TMO="" XAPPEND="" RUNG=1 CCARGS="" UVMOPTS=""
-RUNDIR="" UUID="" NOMMAP=""
+RUNDIR="" UUID="" MMAP=""
 while [ $# -gt 0 ]; do
 	case $1 in
 	--profile) PROFILE=$2; shift 2 ;;
@@ -51,7 +51,7 @@ while [ $# -gt 0 ]; do
 	--uvmopts) UVMOPTS=$2; shift 2 ;;
 	--run) RUNDIR=$2; shift 2 ;;
 	--uuid) UUID=$2; shift 2 ;;
-	--no-mmap) NOMMAP=--no-mmap; shift ;;
+	--mmap) MMAP=--mmap; shift ;;
 	--driver) NV_VER=$2; export NV_VER; shift 2 ;;
 	*) echo "run-rung1: unknown argument $1" >&2; exit 2 ;;
 	esac
@@ -80,8 +80,8 @@ RUN=$VGSP_ROOT/.cache/guest/runs/$(date -u +%Y%m%dT%H%M%SZ)
 case $RUNDIR in "") ;; /*) RUN=$RUNDIR ;; *) RUN=$VGSP_ROOT/$RUNDIR ;; esac
 mkdir -p "$RUN"
 SOCK=$RUN/vfu.sock
-# shellcheck disable=SC2086 # ${UUID:+...} is two words or none, $NOMMAP one or none
-"$VFU" --socket "$SOCK" --profile "$PROFILE" ${UUID:+--uuid "$UUID"} $NOMMAP --stats "$RUN/vfu-stats.txt" \
+# shellcheck disable=SC2086 # ${UUID:+...} is two words or none, $MMAP one or none
+"$VFU" --socket "$SOCK" --profile "$PROFILE" ${UUID:+--uuid "$UUID"} $MMAP --stats "$RUN/vfu-stats.txt" \
 	--log "$RUN/vfu-transcript.log" --log-dma 2>"$RUN/vfu-stderr.log" &
 VPID=$!
 i=0

@@ -186,7 +186,7 @@ static void usage(void)
 {
 	fprintf(stderr, "usage: vgsp-vfu --socket PATH [--profile ID] [--uuid UUID] "
 		"[--msix N] [--stats FILE] [--log FILE] [--log-reads N] [--log-dma] [--persist]\n"
-		"                [--backend sim|hostd] [--rm-log FILE] [--no-mmap]\n");
+		"                [--backend sim|hostd] [--rm-log FILE] [--mmap]\n");
 }
 
 int main(int argc, char **argv)
@@ -203,7 +203,7 @@ int main(int argc, char **argv)
 		{ "log-dma", no_argument, NULL, 'D' },
 		{ "backend", required_argument, NULL, 'B' },
 		{ "rm-log", required_argument, NULL, 'R' },
-		{ "no-mmap", no_argument, NULL, 'N' },
+		{ "mmap", no_argument, NULL, 'M' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -216,7 +216,7 @@ int main(int argc, char **argv)
 #endif
 	u8 uuid[16] = { 0x56, 0x67, 0x73, 0x70, 0, 0, 0x40, 0, 0x80, 0, 0, 0, 0, 0, 0, 1 };
 	unsigned long msix = 8, log_reads = 4;
-	bool persist = false, log_dma = false, bar_mmap = true;
+	bool persist = false, log_dma = false, bar_mmap = false;
 	static struct vfu_server srv;
 	struct vfu_server *s = &srv;
 	const struct vgsp_profile *prof;
@@ -250,7 +250,7 @@ int main(int argc, char **argv)
 		case 'D': log_dma = true; break;
 		case 'B': backend = optarg; break;
 		case 'R': rm_log_path = optarg; break;
-		case 'N': bar_mmap = false; break;
+		case 'M': bar_mmap = true; break;
 		default: usage(); return c == 'h' ? 0 : 2;
 		}
 	}
@@ -308,7 +308,11 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	(void)rm_log_path;
-	/* BAR3 mapped by the client (bar_map.h); a flat FB (hostd) cannot */
+	/*
+	 * --mmap: BAR3 mapped by the client (bar_map.h); a flat FB (hostd)
+	 * cannot. Opt-in: an FB page CPU-RM maps at two BAR2 VAs (sub-page
+	 * objects) is seen through one only (docs/rung1-guest.md).
+	 */
 	if (bar_mmap && !dopts.fb_flat) {
 		int err = vfu_bar_map_open(&s->bar3, VGSP_BAR3_SIZE);
 

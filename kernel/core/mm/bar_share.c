@@ -6,8 +6,8 @@
  * (vidmem, writable, not a message page), FB page p is lent the 4 KiB of
  * the frontend's block at v. CPU-RM's BAR2 map is linear but neither
  * 64 KiB aligned nor one piece (its own tables, a test page mapped twice),
- * so chunks would not do. An FB page mapped from two VAs is lent to the
- * first only; the other VA is counted unshared.
+ * so chunks would not do. An FB page mapped from two VAs is lent to one
+ * only (drop_duplicates); the other VA is counted unshared.
  */
 #include "mm.h"
 #include "bar_share.h"
@@ -87,15 +87,36 @@ static int leaf(void *arg, u64 va, const struct vgsp_xlate *x)
 		return 1;	/* the walk is in VA order */
 	end = x->page > lim - va ? lim : va + x->page;
 	for (pa = x->pa; va < end; va += PAGE, pa += PAGE) {
-		u32 v = (u32)(va / PAGE);
-
-		if (ok && pa / PAGE < w->fb_pages &&
-		    take(sh, (u32)(pa / PAGE)))
-			sh->want[v] = (u32)(pa / PAGE);
+		if (ok && pa / PAGE < w->fb_pages)
+			sh->want[va / PAGE] = (u32)(pa / PAGE);
 		else
 			sh->unshared++;
 	}
 	return 0;
+}
+
+/*
+ * An FB page wanted by two VA pages goes to the one that has it lent now,
+ * else to the first: a PTE CPU-RM writes byte by byte passes through
+ * values naming pages other VAs hold, and the guest may be writing those
+ * on its other vCPU; a loan that stays valid is never moved.
+ */
+static void drop_duplicates(struct vgsp_bar_share *sh)
+{
+	u32 v;
+
+	memset(sh->taken, 0, sizeof(sh->taken));
+	for (v = 0; v < sh->npages; v++)
+		if (sh->want[v] != NONE && sh->lent[v] == sh->want[v])
+			take(sh, sh->want[v]);
+	for (v = 0; v < sh->npages; v++) {
+		if (sh->want[v] == NONE || sh->lent[v] == sh->want[v])
+			continue;
+		if (!take(sh, sh->want[v])) {
+			sh->want[v] = NONE;
+			sh->unshared++;
+		}
+	}
 }
 
 void vgsp_bar_share_sync(struct vgsp_dev *dev)
@@ -113,7 +134,6 @@ void vgsp_bar_share_sync(struct vgsp_dev *dev)
 	sh->unshared = 0;
 	for (v = 0; v < sh->npages; v++)
 		sh->want[v] = NONE;
-	memset(sh->taken, 0, sizeof(sh->taken));
 	if (mm->bar_active[VGSP_VIEW_BAR2]) {
 		struct vgsp_vm vm = { .pdb = mm->bar_pdb[VGSP_VIEW_BAR2],
 				      .target = VGSP_MEM_VID };
@@ -125,6 +145,7 @@ void vgsp_bar_share_sync(struct vgsp_dev *dev)
 				sh->want[v] = NONE;
 		}
 	}
+	drop_duplicates(sh);
 
 	vgsp_os->lock(mm->fb_lock);
 	/* first every loan that moves ends, then the new ones start */
