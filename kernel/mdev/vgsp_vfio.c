@@ -279,10 +279,8 @@ static void vgsp_dma_unmap(struct vfio_device *vdev, u64 iova, u64 length)
 }
 
 /* backend=hostd: refused (fail closed) while no hostd is attached. */
-static int init_hostd(struct vgsp_mdev *vm, const u8 *uuid)
+static int hostd_opts(struct vgsp_mdev *vm, struct vgsp_dev_opts *o)
 {
-	struct vgsp_dev_opts o = { .backend = &vgsp_backend_ring };
-
 	vm->hostd = vgsp_hostd_inst_new(dev_name(&vm->mdev->dev));
 	if (IS_ERR(vm->hostd)) {
 		int ret = PTR_ERR(vm->hostd);
@@ -290,15 +288,8 @@ static int init_hostd(struct vgsp_mdev *vm, const u8 *uuid)
 		vm->hostd = NULL;
 		return ret;
 	}
-	o.backend_priv = vgsp_hostd_inst_ring(vm->hostd);
-	vm->core = vgsp_dev_create_opts(vm->profile, uuid, vgsp_msix_vectors,
-					&vgsp_linux_fe_ops, vm, &o);
-	if (!vm->core) {
-		vgsp_hostd_inst_free(vm->hostd);
-		vm->hostd = NULL;
-		return -ENOMEM;
-	}
-	vgsp_hostd_inst_bind(vm->hostd, vm->core);
+	o->backend = &vgsp_backend_ring;
+	o->backend_priv = vgsp_hostd_inst_ring(vm->hostd);
 	return 0;
 }
 
@@ -308,6 +299,7 @@ static int vgsp_init_dev(struct vfio_device *vdev)
 	struct mdev_device *mdev = to_mdev_device(vdev->dev);
 	struct vgsp_dev_opts o = { };
 	uuid_t uuid;
+	int ret;
 
 	vm->mdev = mdev;
 	vm->profile = container_of(mdev->type, struct vgsp_type, type)->profile;
@@ -315,22 +307,32 @@ static int vgsp_init_dev(struct vfio_device *vdev)
 	/* dev_name is the UUID string the user wrote; keep its byte order. */
 	if (uuid_parse(dev_name(&mdev->dev), &uuid))
 		return -EINVAL;
-	if (vgsp_backend_hostd)
-		return init_hostd(vm, uuid.b);
+	if (vgsp_backend_hostd) {
+		ret = hostd_opts(vm, &o);
+		if (ret)
+			return ret;
+	}
+	ret = -ENOMEM;
 	if (vgsp_bar3_mmap) {
 		vm->bar3_mem = vmalloc_user(VGSP_BAR3_SIZE);
 		if (!vm->bar3_mem)
-			return -ENOMEM;
+			goto err;
 		o.bar3_shared = vm->bar3_mem;
 	}
 	vm->core = vgsp_dev_create_opts(vm->profile, uuid.b, vgsp_msix_vectors,
 					&vgsp_linux_fe_ops, vm, &o);
-	if (!vm->core) {
-		vfree(vm->bar3_mem);
-		vm->bar3_mem = NULL;
-		return -ENOMEM;
-	}
+	if (!vm->core)
+		goto err;
+	if (vm->hostd)
+		vgsp_hostd_inst_bind(vm->hostd, vm->core);
 	return 0;
+err:
+	vfree(vm->bar3_mem);
+	vm->bar3_mem = NULL;
+	if (vm->hostd)
+		vgsp_hostd_inst_free(vm->hostd);
+	vm->hostd = NULL;
+	return ret;
 }
 
 static void vgsp_release_dev(struct vfio_device *vdev)
