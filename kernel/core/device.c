@@ -389,6 +389,7 @@ int vgsp_dev_bar_write(struct vgsp_dev *dev, unsigned int bar, u64 off,
 			dev->cnt.bar0_bad++;
 			goto out;
 		}
+		vgsp_bar_share_flush(dev);	/* mirrors first: a doorbell */
 		if (vgsp_pramin_access(dev, (u32)off, (void *)buf, len, true) &&
 		    bar0_write(dev, (u32)off, buf, len))
 			dev->cnt.bar0_unknown_writes++;

@@ -77,11 +77,12 @@ static void show_bar_share(struct vfu_server *s, FILE *f)
 
 	vgsp_bar_share_stats(s->dev, &st);
 	fprintf(f, "bar3_mmap %s\n", s->bar3.fd >= 0 ? "on" : "off");
-	fprintf(f, "bar3_share syncs %llu lends %llu reclaims %llu errors %llu shared %llu unshared %llu unshared_peak %llu\n",
+	fprintf(f, "bar3_share syncs %llu lends %llu reclaims %llu errors %llu shared %llu unshared %llu unshared_peak %llu aliases %llu alias_bytes %llu\n",
 		(unsigned long long)st.syncs, (unsigned long long)st.lends,
 		(unsigned long long)st.reclaims, (unsigned long long)st.errors,
 		(unsigned long long)st.shared, (unsigned long long)st.unshared,
-		(unsigned long long)st.unshared_peak);
+		(unsigned long long)st.unshared_peak, (unsigned long long)st.aliases,
+		(unsigned long long)st.alias_bytes);
 }
 
 static void show_views(struct vfu_server *s, FILE *f)

@@ -7,7 +7,7 @@
  * the frontend's block at v. CPU-RM's BAR2 map is linear but neither
  * 64 KiB aligned nor one piece (its own tables, a test page mapped twice),
  * so chunks would not do. An FB page mapped from two VAs is lent to one
- * only (drop_duplicates); the other VA is counted unshared.
+ * only (drop_duplicates); the others are mirrors (struct alias).
  */
 #include "mm.h"
 #include "bar_share.h"
@@ -17,7 +17,20 @@
 #define MAX_PAGES	(VGSP_BAR3_SIZE / PAGE)
 #define HASH_SLOTS	(2 * MAX_PAGES)		/* power of two */
 #define MAX_TABLES	256	/* BAR2's tree for 32 MiB needs ~20 */
+#define MAX_ALIASES	64	/* second VAs of one FB page kept in step */
 #define NONE		0xffffffffU
+
+/*
+ * A VA page whose FB page is lent to another VA (CPU-RM maps sub-page
+ * objects one by one): its memfd page mirrors the FB page as of the last
+ * flush, @snap is that content; bytes the guest changed since are written
+ * to FB at the next flush (a sync or a trapped BAR0 write: before the core
+ * acts on a doorbell).
+ */
+struct alias {
+	u32 v, pfn;
+	u8 *snap;
+};
 
 struct vgsp_bar_share {
 	u8 *mem;
@@ -25,6 +38,9 @@ struct vgsp_bar_share {
 	u32 lent[MAX_PAGES];	/* FB page lent the block's page v, NONE */
 	u32 want[MAX_PAGES];	/* one sync's view of the tables */
 	u32 taken[HASH_SLOTS];	/* FB page + 1 already wanted, 0 free */
+	u32 dup[MAX_PAGES];	/* FB page of a VA that lost it, or NONE */
+	u32 naliases;
+	struct alias alias[MAX_ALIASES];
 	u32 unshared;
 	struct vgsp_bar_share_stats st;
 };
@@ -42,13 +58,21 @@ struct vgsp_bar_share *vgsp_bar_share_new(u8 *mem, u64 size)
 		return NULL;
 	sh->mem = mem;
 	sh->npages = (u32)((size - VGSP_SHARE_TRAP_TOP) / PAGE);
-	for (v = 0; v < MAX_PAGES; v++)
+	for (v = 0; v < MAX_PAGES; v++) {
 		sh->lent[v] = NONE;
+		sh->dup[v] = NONE;
+	}
 	return sh;
 }
 
 void vgsp_bar_share_free(struct vgsp_bar_share *sh)
 {
+	u32 i;
+
+	if (!sh)
+		return;
+	for (i = 0; i < MAX_ALIASES; i++)
+		vgsp_free(sh->alias[i].snap);
 	vgsp_free(sh);
 }
 
@@ -110,13 +134,88 @@ static void drop_duplicates(struct vgsp_bar_share *sh)
 		if (sh->want[v] != NONE && sh->lent[v] == sh->want[v])
 			take(sh, sh->want[v]);
 	for (v = 0; v < sh->npages; v++) {
+		sh->dup[v] = NONE;
 		if (sh->want[v] == NONE || sh->lent[v] == sh->want[v])
 			continue;
 		if (!take(sh, sh->want[v])) {
+			sh->dup[v] = sh->want[v];
 			sh->want[v] = NONE;
-			sh->unshared++;
 		}
 	}
+}
+
+/* Bytes the guest wrote through alias mirrors since the last flush go to
+ * FB (FB lock held). */
+static void merge_aliases(struct vgsp_bar_share *sh, struct vgsp_aperture *fb)
+{
+	u32 i, k;
+
+	for (i = 0; i < sh->naliases; i++) {
+		struct alias *a = &sh->alias[i];
+		u8 *m = sh->mem + (u64)a->v * PAGE;
+
+		for (k = 0; k < PAGE; k++) {
+			u32 n = 0;
+
+			while (k + n < PAGE && m[k + n] != a->snap[k + n])
+				n++;
+			if (!n)
+				continue;
+			if (vgsp_aperture_write(fb, (u64)a->pfn * PAGE + k,
+						m + k, n))
+				sh->st.errors++;
+			memcpy(a->snap + k, m + k, n);
+			sh->st.alias_bytes += n;
+			k += n;
+		}
+	}
+}
+
+/* Mirrors show FB as it is now (FB lock held). */
+static void refresh_aliases(struct vgsp_bar_share *sh, struct vgsp_aperture *fb)
+{
+	u32 i;
+
+	for (i = 0; i < sh->naliases; i++) {
+		struct alias *a = &sh->alias[i];
+
+		vgsp_aperture_read(fb, (u64)a->pfn * PAGE, a->snap, PAGE);
+		memcpy(sh->mem + (u64)a->v * PAGE, a->snap, PAGE);
+	}
+}
+
+/* The alias set from this sync's duplicates (FB lock held). */
+static void set_aliases(struct vgsp_bar_share *sh)
+{
+	u32 v, n = 0;
+
+	for (v = 0; v < sh->npages; v++) {
+		if (sh->dup[v] == NONE)
+			continue;
+		if (n < MAX_ALIASES && !sh->alias[n].snap)
+			sh->alias[n].snap = vgsp_zalloc(PAGE);
+		if (n >= MAX_ALIASES || !sh->alias[n].snap) {
+			sh->unshared++;		/* not even mirrored */
+			continue;
+		}
+		sh->alias[n].v = v;
+		sh->alias[n].pfn = sh->dup[v];
+		n++;
+	}
+	sh->naliases = n;
+	sh->st.aliases = n;
+}
+
+void vgsp_bar_share_flush(struct vgsp_dev *dev)
+{
+	struct vgsp_bar_share *sh = dev->share;
+
+	if (!sh || !sh->naliases)
+		return;
+	vgsp_os->lock(dev->mm->fb_lock);
+	merge_aliases(sh, dev->mm->fb);
+	refresh_aliases(sh, dev->mm->fb);
+	vgsp_os->unlock(dev->mm->fb_lock);
 }
 
 void vgsp_bar_share_sync(struct vgsp_dev *dev)
@@ -148,6 +247,7 @@ void vgsp_bar_share_sync(struct vgsp_dev *dev)
 	drop_duplicates(sh);
 
 	vgsp_os->lock(mm->fb_lock);
+	merge_aliases(sh, mm->fb);
 	/* first every loan that moves ends, then the new ones start */
 	for (v = 0; v < sh->npages; v++) {
 		if (sh->lent[v] == NONE || sh->lent[v] == sh->want[v])
@@ -169,6 +269,8 @@ void vgsp_bar_share_sync(struct vgsp_dev *dev)
 		}
 		shared += sh->lent[v] != NONE;
 	}
+	set_aliases(sh);
+	refresh_aliases(sh, mm->fb);
 	vgsp_os->unlock(mm->fb_lock);
 	sh->st.shared = shared;
 	sh->st.unshared = sh->unshared;
@@ -189,6 +291,7 @@ void vgsp_bar_share_reset(struct vgsp_dev *dev)
 			vgsp_aperture_forget(dev->mm->fb, sh->lent[v]);
 		sh->lent[v] = NONE;
 	}
+	sh->naliases = 0;
 	vgsp_os->unlock(dev->mm->fb_lock);
 	sh->st.shared = 0;
 	sh->st.unshared = 0;

@@ -14,10 +14,12 @@
  * The loans are recomputed at the points where the guest says its BAR2
  * tables changed: UPDATE_BAR_PDE, every MMU invalidate register write, a
  * GSP reset (unbind) and a device reset, and after every trapped write to
- * BAR3's top (below). Pages the tables map in any other way (system
- * memory, read-only, an FB page another VA already has) stay plain memory
- * the core does not see; they are counted (unshared), and a guest that
- * needs them exact must not map BAR3 (vgsp-vfu --no-mmap: all traps).
+ * BAR3's top (below). An FB page mapped at a second VA (CPU-RM maps
+ * sub-page objects one by one) is mirrored there: the guest's bytes reach
+ * FB at the next sync or trapped BAR0 write, and the mirror shows FB as of
+ * then. Pages mapped in any other way (system memory, read-only) stay
+ * plain memory the core does not see; they are counted (unshared), and a
+ * guest that needs them exact must not map BAR3 (the default: all traps).
  * Not available with a flat FB store (a physical backend's FB).
  */
 #ifndef VGSP_BAR_SHARE_H
@@ -43,12 +45,19 @@ struct vgsp_bar_share_stats {
 	u64 shared;		/* FB pages lent now */
 	u64 unshared;		/* 4 KiB pages BAR2 maps that are not shared */
 	u64 unshared_peak;	/* the most at any sync since creation */
+	u64 aliases;		/* VA pages mirroring a page lent elsewhere */
+	u64 alias_bytes;	/* bytes written through mirrors, merged */
 };
 
 struct vgsp_bar_share *vgsp_bar_share_new(u8 *mem, u64 size);
 void vgsp_bar_share_free(struct vgsp_bar_share *sh);
 /* Recompute the loans from the BAR2 view (device lock held). */
 void vgsp_bar_share_sync(struct vgsp_dev *dev);
+/*
+ * Bytes written through alias mirrors reach FB (device lock held): before
+ * the core acts on a trapped BAR0 write (a doorbell).
+ */
+void vgsp_bar_share_flush(struct vgsp_dev *dev);
 /* Device reset: every loan ends, its bytes dropped (FB is cleared). */
 void vgsp_bar_share_reset(struct vgsp_dev *dev);
 void vgsp_bar_share_stats(const struct vgsp_dev *dev,

@@ -4,7 +4,8 @@
  * REGION_INFO advertises the sparse mmap with the memfd (over the socket,
  * as QEMU receives it), and bytes written through a client mapping of that
  * fd are the FB bytes the core reads, and the other way round, through
- * BAR2's page tables, their changes, the trapped top and a reset.
+ * BAR2's page tables, their changes, an FB page mapped twice (mirror),
+ * the trapped top and a reset.
  */
 #define _GNU_SOURCE
 #include <stdarg.h>
@@ -255,7 +256,8 @@ static void test_coherent(void **st)
 	vgsp_dev_unlock(s.dev);
 	vgsp_bar_share_stats(s.dev, &bs);
 	assert_int_equal(bs.shared, 2);
-	assert_int_equal(bs.unshared, 2);	/* sysmem, FB 2 MiB twice */
+	assert_int_equal(bs.unshared, 1);	/* the sysmem page */
+	assert_int_equal(bs.aliases, 1);	/* VA 0x3000: FB 2 MiB again */
 
 	/* the client writes, the core (and a trapped read) sees it */
 	client_wr32(0x10, 0xdeadbeef);
@@ -272,6 +274,18 @@ static void test_coherent(void **st)
 	v = 0x0badf00d;
 	assert_int_equal(vgsp_dev_bar_write(s.dev, VGSP_BAR3, 0x1080, &v, 4), 0);
 	assert_int_equal(client32(0x1080), 0x0badf00d);
+
+	/* the mirror at VA 0x3000: what the client writes there reaches FB at
+	 * the next trapped BAR0 write (a doorbell), and then it shows FB */
+	client_wr32(0x3020, 0x600df00d);
+	assert_int_equal(fb32(0x200020), 0);
+	assert_int_equal(vgsp_dev_bar_read(s.dev, VGSP_BAR0, 0, &v, 4), 0);
+	assert_int_equal(fb32(0x200020), 0);		/* reads do not flush */
+	v = 0;
+	assert_int_equal(vgsp_dev_bar_write(s.dev, VGSP_BAR0, 0x1000, &v, 4), 0);
+	assert_int_equal(fb32(0x200020), 0x600df00d);
+	assert_int_equal(client32(0x20), 0x600df00d);	/* the lent VA too */
+	assert_int_equal(client32(0x3010), 0xdeadbeef);	/* mirror refreshed */
 
 	/* VA 0 moves to FB 5 MiB, told by an invalidate: FB 2 MiB keeps the
 	 * client's bytes, the mapping shows FB 5 MiB */
@@ -295,9 +309,13 @@ static void test_coherent(void **st)
 	assert_int_equal(fb32(0x600004), 0x99);
 	/* FB 2 MiB, no longer VA 0's, went to VA 0x3000 at the last sync */
 	assert_int_equal(client32(0x3010), 0xdeadbeef);
+	client_wr32(0x3030, 0x31);
+	assert_int_equal(fb32(0x200030), 0x31);		/* lent, not mirrored */
 	vgsp_bar_share_stats(s.dev, &bs);
 	assert_int_equal(bs.shared, 4);
 	assert_int_equal(bs.unshared, 1);	/* the sysmem page */
+	assert_int_equal(bs.aliases, 0);
+	assert_int_equal(bs.alias_bytes, 4);
 	assert_int_equal(bs.errors, 0);
 
 	/* unbind (GSP reset): the loans end, FB keeps every byte */
