@@ -406,6 +406,8 @@ int vgsp_dev_bar_write(struct vgsp_dev *dev, unsigned int bar, u64 off,
 		dev->cnt.bar_bad++;
 		goto out;
 	}
+	if (bar == VGSP_BAR1)
+		vgsp_bar_share_flush(dev);	/* UVM's BAR1 doorbell page */
 	ret = vgsp_bar_access(dev, view_of(bar), off, (void *)buf, len, true);
 	if (!ret && dev->share && bar == VGSP_BAR3 &&
 	    off >= vgsp_dev_bar_mmap_len(dev, bar))

@@ -24,8 +24,8 @@
  * A VA page whose FB page is lent to another VA (CPU-RM maps sub-page
  * objects one by one): its memfd page mirrors the FB page as of the last
  * flush, @snap is that content; bytes the guest changed since are written
- * to FB at the next flush (a sync or a trapped BAR0 write: before the core
- * acts on a doorbell).
+ * to FB at the next flush (a sync or a trapped BAR0/BAR1 write: before the
+ * core acts on a doorbell).
  */
 struct alias {
 	u32 v, pfn;

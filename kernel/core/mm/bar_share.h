@@ -16,8 +16,8 @@
  * GSP reset (unbind) and a device reset, and after every trapped write to
  * BAR3's top (below). An FB page mapped at a second VA (CPU-RM maps
  * sub-page objects one by one) is mirrored there: the guest's bytes reach
- * FB at the next sync or trapped BAR0 write, and the mirror shows FB as of
- * then. Pages mapped in any other way (system memory, read-only) stay
+ * FB at the next sync or trapped BAR0/BAR1 write, and the mirror shows FB
+ * as of then. Pages mapped in any other way (system memory, read-only) stay
  * plain memory the core does not see; they are counted (unshared), and a
  * guest that needs them exact must not map BAR3 (the default: all traps).
  * Not available with a flat FB store (a physical backend's FB).
@@ -55,7 +55,7 @@ void vgsp_bar_share_free(struct vgsp_bar_share *sh);
 void vgsp_bar_share_sync(struct vgsp_dev *dev);
 /*
  * Bytes written through alias mirrors reach FB (device lock held): before
- * the core acts on a trapped BAR0 write (a doorbell).
+ * the core acts on a trapped BAR0 or BAR1 write (a doorbell).
  */
 void vgsp_bar_share_flush(struct vgsp_dev *dev);
 /* Device reset: every loan ends, its bytes dropped (FB is cleared). */
