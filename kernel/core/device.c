@@ -488,3 +488,36 @@ int vgsp_dev_dma_write(struct vgsp_dev *dev, u64 iova, const void *buf,
 		vgsp_inc(&dev->cnt.dma_errors);
 	return ret;
 }
+
+/* The GSP queues' pages: the frontend's pinned path when it has one. */
+int vgsp_dev_dma_read_hot(struct vgsp_dev *dev, u64 iova, void *buf,
+			  size_t len)
+{
+	int ret;
+
+	if (!dev->fe_ops->dma_read_hot)
+		return vgsp_dev_dma_read(dev, iova, buf, len);
+	vgsp_inc(&dev->cnt.dma_reads);
+	if (!dma_allowed(dev))
+		return -EIO;
+	ret = dev->fe_ops->dma_read_hot(dev->fe, iova, buf, len);
+	if (ret)
+		vgsp_inc(&dev->cnt.dma_errors);
+	return ret;
+}
+
+int vgsp_dev_dma_write_hot(struct vgsp_dev *dev, u64 iova, const void *buf,
+			   size_t len)
+{
+	int ret;
+
+	if (!dev->fe_ops->dma_write_hot)
+		return vgsp_dev_dma_write(dev, iova, buf, len);
+	vgsp_inc(&dev->cnt.dma_writes);
+	if (!dma_allowed(dev))
+		return -EIO;
+	ret = dev->fe_ops->dma_write_hot(dev->fe, iova, buf, len);
+	if (ret)
+		vgsp_inc(&dev->cnt.dma_errors);
+	return ret;
+}

@@ -125,6 +125,11 @@ void vgsp_dev_raise_irq(struct vgsp_dev *dev, unsigned int vector);
 int vgsp_dev_dma_read(struct vgsp_dev *dev, u64 iova, void *buf, size_t len);
 int vgsp_dev_dma_write(struct vgsp_dev *dev, u64 iova, const void *buf,
 		       size_t len);
+/* The same for pages touched on every RPC (vgsp_fe_ops.dma_*_hot). */
+int vgsp_dev_dma_read_hot(struct vgsp_dev *dev, u64 iova, void *buf,
+			  size_t len);
+int vgsp_dev_dma_write_hot(struct vgsp_dev *dev, u64 iova, const void *buf,
+			   size_t len);
 
 /*
  * BAR0 access from emulation code (lock held): the register model, as a

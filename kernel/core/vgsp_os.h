@@ -120,6 +120,13 @@ struct vgsp_fe_ops {
 	int (*dma_read)(void *fe, u64 iova, void *buf, size_t len);
 	int (*dma_write)(void *fe, u64 iova, const void *buf, size_t len);
 	/*
+	 * Optional, the same for the few guest pages the device touches on
+	 * every RPC (the GSP queues and their page table): a frontend may
+	 * keep those pinned. NULL: dma_read/dma_write.
+	 */
+	int (*dma_read_hot)(void *fe, u64 iova, void *buf, size_t len);
+	int (*dma_write_hot)(void *fe, u64 iova, const void *buf, size_t len);
+	/*
 	 * Deliver interrupt @vector (MSI-X vector index; 0 for MSI/INTx).
 	 * Returns true if something was signalled (a trigger is configured
 	 * and the vector is not masked).

@@ -11,6 +11,7 @@
 #include <linux/vfio.h>
 
 #include "device.h"
+#include "vgsp_pincache.h"
 
 #define VGSP_NAME "vgsp"
 
@@ -50,6 +51,7 @@ struct vgsp_mdev {
 	struct vgsp_hostd_inst *hostd;	/* backend=hostd only */
 	void *bar3_mem;			/* BAR3 the user maps (bar3_mmap=1) */
 	struct vgsp_irqs irqs;
+	struct vgsp_pincache pins;	/* the GSP queues' pages */
 	bool open;
 	struct dentry *dbg_dir;
 	struct vgsp_dbg_file *dbg_files;
@@ -64,6 +66,7 @@ static inline struct vgsp_mdev *to_vgsp(struct vfio_device *vdev)
 extern unsigned int vgsp_msix_vectors;
 extern bool vgsp_backend_hostd;
 extern bool vgsp_bar3_mmap;
+extern bool vgsp_pin_queues;
 
 /* vgsp_hostd.c: /dev/vgsp-hostd and each instance's ring (backend=hostd) */
 struct vgsp_hostd_inst;

@@ -68,6 +68,12 @@ module_param_cb(rpc_inline_us, &rpc_inline_ops, &vgsp_rpc_inline_us, 0644);
 MODULE_PARM_DESC(rpc_inline_us,
 		 "microseconds a GSP doorbell may spend answering small RPCs itself (0: the worker answers all; 0..10000, default 100)");
 
+/* The GSP queues' pages kept pinned (vgsp_pincache.c); writable for A/B. */
+bool vgsp_pin_queues = true;
+module_param_named(pin_queues, vgsp_pin_queues, bool, 0644);
+MODULE_PARM_DESC(pin_queues,
+		 "keep the guest pages of the GSP queues pinned while in use (default Y; N: every access through vfio_dma_rw)");
+
 /* Module-wide accounting: the FB budget and the instance count. */
 static DEFINE_MUTEX(vgsp_budget_lock);
 static u64 fb_used;

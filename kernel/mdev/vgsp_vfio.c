@@ -34,9 +34,34 @@ static int fe_dma_write(void *fe, u64 iova, const void *buf, size_t len)
 	return vfio_dma_rw(&vm->vdev, iova, (void *)buf, len, true);
 }
 
+/* The GSP queues' pages: kept pinned (vgsp_pincache.c), else as above. */
+static int fe_dma_hot(void *fe, u64 iova, void *buf, size_t len, bool write)
+{
+	struct vgsp_mdev *vm = fe;
+
+	if (!READ_ONCE(vm->open))
+		return -ENODEV;
+	if (READ_ONCE(vgsp_pin_queues) &&
+	    !vgsp_pincache_rw(&vm->pins, &vm->vdev, iova, buf, len, write))
+		return 0;
+	return vfio_dma_rw(&vm->vdev, iova, buf, len, write);
+}
+
+static int fe_dma_read_hot(void *fe, u64 iova, void *buf, size_t len)
+{
+	return fe_dma_hot(fe, iova, buf, len, false);
+}
+
+static int fe_dma_write_hot(void *fe, u64 iova, const void *buf, size_t len)
+{
+	return fe_dma_hot(fe, iova, (void *)buf, len, true);
+}
+
 const struct vgsp_fe_ops vgsp_linux_fe_ops = {
 	.dma_read = fe_dma_read,
 	.dma_write = fe_dma_write,
+	.dma_read_hot = fe_dma_read_hot,
+	.dma_write_hot = fe_dma_write_hot,
 	.irq_signal = vgsp_irq_signal,
 };
 
@@ -253,6 +278,7 @@ static void vgsp_close_device(struct vfio_device *vdev)
 	vgsp_irqs_release(&vm->irqs);
 	vgsp_dev_reset(vm->core);
 	WRITE_ONCE(vm->open, false);
+	vgsp_pincache_flush(&vm->pins, vdev);
 	vgsp_dev_lock(vm->core);
 	vm->core->cnt.closes++;
 	vgsp_dev_unlock(vm->core);
@@ -276,6 +302,8 @@ static void vgsp_request(struct vfio_device *vdev, unsigned int count)
 static void vgsp_dma_unmap(struct vfio_device *vdev, u64 iova, u64 length)
 {
 	vgsp_dev_dma_unmapped(to_vgsp(vdev)->core, iova, length);
+	/* vfio requires a pinning driver to let go of the range here */
+	vgsp_pincache_unmap(&to_vgsp(vdev)->pins, vdev, iova, length);
 }
 
 /* backend=hostd: refused (fail closed) while no hostd is attached. */
@@ -304,6 +332,7 @@ static int vgsp_init_dev(struct vfio_device *vdev)
 	vm->mdev = mdev;
 	vm->profile = container_of(mdev->type, struct vgsp_type, type)->profile;
 	vgsp_irqs_init(&vm->irqs);
+	vgsp_pincache_init(&vm->pins);
 	/* dev_name is the UUID string the user wrote; keep its byte order. */
 	if (uuid_parse(dev_name(&mdev->dev), &uuid))
 		return -EINVAL;

@@ -54,6 +54,8 @@ struct rp_transcript {
 struct rp_bench {
 	unsigned int n;
 	uint64_t *rpc_ns;	/* n samples: doorbell -> reply seen */
+	uint64_t *full_ns;	/* n samples or NULL: message composed ->
+				 * reply read back and checked */
 	uint64_t *bar0_ns;	/* n samples: one BAR0 read */
 };
 
@@ -77,10 +79,11 @@ int rp_run_bad(struct rp_client *c);
 int rp_run_large(struct rp_client *c);
 /*
  * One round trip of a cheap control (GET_SMC_MODE, polled) after rp_boot():
- * 0 when it came back with status 0 (*rpc_ns: doorbell to reply, if not
- * NULL), -EIO / -EPROTO otherwise.
+ * 0 when it came back with status 0, -EIO / -EPROTO otherwise. *rpc_ns:
+ * doorbell to reply visible; *full_ns: the whole call, composing and
+ * reading back included (either may be NULL).
  */
-int rp_ping(struct rp_client *c, uint64_t *rpc_ns);
+int rp_ping(struct rp_client *c, uint64_t *rpc_ns, uint64_t *full_ns);
 /* Round trips of a cheap control and of a BAR0 read (rp_boot() first). */
 int rp_run_bench(struct rp_client *c, struct rp_bench *b);
 

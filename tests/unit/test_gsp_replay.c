@@ -759,7 +759,7 @@ static void test_trace_rpc(void **state)
 	assert_non_null(c);
 	assert_int_equal(rp_boot(c), 0);
 	trace_rec_start();
-	assert_int_equal(rp_ping(c, NULL), 0);
+	assert_int_equal(rp_ping(c, NULL, NULL), 0);
 	irq = trace_rec_wait(0, VGSP_TRACE_IRQ, 200);
 	trace_rec_stop();
 	assert_true(trace_rec_count() >= 3);
@@ -803,13 +803,13 @@ static void test_rpc_fast_path(void **state)
 	assert_true(errs(ip).rpcs_inline > 0);		/* the boot's RPCs */
 	sleep_ms(20);					/* the worker idle */
 	e0 = errs(ip);
-	assert_int_equal(rp_ping(c, NULL), 0);
+	assert_int_equal(rp_ping(c, NULL, NULL), 0);
 	e1 = errs(ip);
 	assert_int_equal(e1.rpcs_inline, e0.rpcs_inline + 1);
 	assert_int_equal(e1.worker_runs, e0.worker_runs);
 
 	vgsp_rpc_inline_us = 0;
-	assert_int_equal(rp_ping(c, NULL), 0);
+	assert_int_equal(rp_ping(c, NULL, NULL), 0);
 	vgsp_rpc_inline_us = saved;
 	e0 = e1;
 	e1 = errs(ip);
@@ -849,7 +849,7 @@ static void test_trace_lines(void **state)
 	assert_int_equal(rp_boot(c), 0);
 	buf[0] = 0;
 	vgsp_os_user_trace(line_sink, buf);
-	assert_int_equal(rp_ping(c, NULL), 0);
+	assert_int_equal(rp_ping(c, NULL, NULL), 0);
 	vgsp_os_user_trace(NULL, NULL);
 	snprintf(want, sizeof(want), "vgsp_doorbell: dev=%s queue=gsp token=0x0\n"
 		 "vgsp_rpc_begin: dev=%s fn=76 GSP_RM_CONTROL bytes=", ip->dev->name,
@@ -868,7 +868,7 @@ static void test_trace_lines(void **state)
 	setenv("VGSP_TRACE", path, 1);
 	vgsp_os_user_init();
 	unsetenv("VGSP_TRACE");
-	assert_int_equal(rp_ping(c, NULL), 0);
+	assert_int_equal(rp_ping(c, NULL, NULL), 0);
 	vgsp_os_user_trace(NULL, NULL);
 	file = slurp(path);
 	unlink(path);

@@ -6,7 +6,8 @@
  * entry i sits at region offset 8*i, i.e. in page (8*i)/4K, whose address
  * is entry (8*i)/4K (< i), and page 0 is the address from the boot args.
  * Every access walks the table again: nothing the guest can later change
- * or unmap is cached.
+ * or unmap is cached. Both go through the frontend's "hot" path, which may
+ * keep these few pages pinned (the pages themselves, not copies).
  */
 #include "gsp_priv.h"
 
@@ -30,8 +31,8 @@ static int pte_get(struct vgsp_gsp *gsp, u32 page, u64 *pa, unsigned int depth)
 	ret = pte_get(gsp, tpage, &table, depth + 1);
 	if (ret)
 		return ret;
-	ret = vgsp_dev_dma_read(gsp->dev, table + byte % VGSP_PAGE_SIZE, raw,
-				sizeof(raw));
+	ret = vgsp_dev_dma_read_hot(gsp->dev, table + byte % VGSP_PAGE_SIZE,
+				    raw, sizeof(raw));
 	if (ret)
 		return ret;
 	*pa = vgsp_get64(raw, 0);
@@ -58,10 +59,11 @@ static int shm_xfer(struct vgsp_gsp *gsp, u64 off, void *buf, u32 len,
 			chunk = len;
 		ret = pte_get(gsp, (u32)(off / VGSP_PAGE_SIZE), &pa, 0);
 		if (!ret)
-			ret = write ? vgsp_dev_dma_write(gsp->dev, pa + in_page,
-							 p, chunk) :
-				      vgsp_dev_dma_read(gsp->dev, pa + in_page,
-							p, chunk);
+			ret = write ?
+			      vgsp_dev_dma_write_hot(gsp->dev, pa + in_page,
+						     p, chunk) :
+			      vgsp_dev_dma_read_hot(gsp->dev, pa + in_page,
+						    p, chunk);
 		if (ret)
 			return ret;
 		p += chunk;

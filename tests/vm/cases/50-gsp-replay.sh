@@ -121,9 +121,19 @@ if u=$(mk h100-10g); then
 	$BIN "$u" bench "${GSP_BENCH_N:-300}" |
 		sed 's/^BENCH /BENCH rpc_inline_us=0 /; s/^\(PASS\|FAIL\) gsp_replay\.bench/&.worker/'
 	echo "$def" > $PARAMS/rpc_inline_us
-	$BIN "$u" bench "${GSP_BENCH_N:-300}" | sed "s/^BENCH /BENCH rpc_inline_us=$def /"
+	# the fast path with the queues' pages through vfio_dma_rw, then pinned
+	echo N > $PARAMS/pin_queues
+	$BIN "$u" bench "${GSP_BENCH_N:-300}" |
+		sed "s/^BENCH /BENCH rpc_inline_us=$def pin_queues=N /; s/^\(PASS\|FAIL\) gsp_replay\.bench/&.unpinned_path/"
+	echo Y > $PARAMS/pin_queues
+	$BIN "$u" bench "${GSP_BENCH_N:-300}" | sed "s/^BENCH /BENCH rpc_inline_us=$def pin_queues=Y /"
 	check gsp_replay.bench.inline "no RPC answered in the doorbell's trap" \
 		test "$(kv "$DBG/$u/gsp_state" rpcs_inline)" -gt 0
+	# the queues' pages were pinned and reused, and let go at close
+	cat "$DBG/$u/pincache"
+	check gsp_replay.bench.pinned "queue pages never served pinned" \
+		test "$(kv "$DBG/$u/pincache" hits)" -gt 1000
+	eq gsp_replay.bench.unpinned "$(kv "$DBG/$u/pincache" pinned)" 0
 	t0=$(cpu_ticks)
 	sleep 3
 	eq gsp_replay.bench.idle_cpu_ticks "$(($(cpu_ticks) - t0))" 0

@@ -564,7 +564,7 @@ static int gsp_boot(struct fz_shared *sh, unsigned long *pings)
 		return -ENOMEM;
 	r = rp_boot(c);
 	for (int i = 0; !r && i < 5; i++)
-		if (!rp_ping(c, NULL))
+		if (!rp_ping(c, NULL, NULL))
 			(*pings)++;
 	rp_free(c);
 	return r;

@@ -393,7 +393,7 @@ static void victim(struct srv *s, struct kshared *sh, unsigned int max_rpcs)
 	sh->boot_ns = now_ns() - t0;
 	sh->phase = PH_RPC;
 	while (sh->rpcs < max_rpcs) {
-		if (rp_ping(rp, NULL)) {
+		if (rp_ping(rp, NULL, NULL)) {
 			sh->error = 4;
 			_exit(1);
 		}
@@ -697,7 +697,7 @@ static void good_vmm(struct srv *s, struct tshared *t, uint64_t storm_at, uint64
 			tfail(t, "BAR0 read round trip: 0x%x, want 0x%x", v, boot0);
 			break;
 		}
-		if (rp_ping(rp, NULL)) {
+		if (rp_ping(rp, NULL, NULL)) {
 			tfail(t, "RPC round trip failed after %u: %.150s", k,
 			      rp_transcript(rp)->buf);
 			break;

@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Guest pages the device touches on every GSP RPC - the command and
+ * status queue pages and the shared region's page table - kept pinned, so
+ * that an access is a copy from a kernel mapping instead of vfio_dma_rw's
+ * IOMMU-table lookup and user copy. About ten such accesses make one
+ * small RPC; under TCG each cost about 2 us, most of the round trip.
+ *
+ * Pages are pinned on first use through the core's "hot" accessors only
+ * (bulk copies keep using vfio_dma_rw), at most VGSP_PIN_SLOTS at a time
+ * (direct-mapped: a page whose slot is taken replaces it), and unpinned when the VMM unmaps their
+ * IOVA (the dma_unmap callback, as vfio requires of a pinning driver) and
+ * at close. Nothing is cached that the guest could change behind it: the
+ * page is the guest's page itself.
+ */
+#include <linux/debugfs.h>
+#include <linux/highmem.h>
+#include <linux/iommu.h>
+#include <linux/seq_file.h>
+#include <linux/vfio.h>
+
+#include "vgsp_compat.h"
+#include "vgsp_pincache.h"
+
+void vgsp_pincache_init(struct vgsp_pincache *pc)
+{
+	memset(pc, 0, sizeof(*pc));
+	mutex_init(&pc->lock);
+}
+
+static void unpin(struct vgsp_pin *s, struct vfio_device *vdev)
+{
+	vfio_unpin_pages(vdev, s->iova, 1);
+	s->page = NULL;
+}
+
+/* The slot of @base, pinned there if it is not (what was there goes). */
+static struct vgsp_pin *slot_for(struct vgsp_pincache *pc,
+				 struct vfio_device *vdev, u64 base)
+{
+	struct vgsp_pin *s = &pc->slot[(base >> PAGE_SHIFT) % VGSP_PIN_SLOTS];
+	struct page *page;
+	int ret;
+
+	if (s->page && s->iova == base) {
+		pc->hits++;
+		return s;
+	}
+	pc->misses++;
+	if (s->page) {
+		pc->evictions++;
+		unpin(s, vdev);
+	}
+	ret = vfio_pin_pages(vdev, base, 1, IOMMU_READ | IOMMU_WRITE, &page);
+	if (ret != 1) {
+		pc->pin_errors++;
+		return NULL;
+	}
+	s->iova = base;
+	s->page = page;
+	return s;
+}
+
+int vgsp_pincache_rw(struct vgsp_pincache *pc, struct vfio_device *vdev,
+		     u64 iova, void *buf, size_t len, bool write)
+{
+	u64 off = iova & ~PAGE_MASK;
+	struct vgsp_pin *s;
+	void *k;
+
+	if (!len || len > PAGE_SIZE - off)
+		return -EAGAIN;
+	mutex_lock(&pc->lock);
+	s = slot_for(pc, vdev, iova & PAGE_MASK);
+	if (!s) {
+		mutex_unlock(&pc->lock);
+		return -EAGAIN;
+	}
+	k = kmap_local_page(s->page);
+	if (write)
+		memcpy(k + off, buf, len);
+	else
+		memcpy(buf, k + off, len);
+	kunmap_local(k);
+	mutex_unlock(&pc->lock);
+	return 0;
+}
+
+void vgsp_pincache_unmap(struct vgsp_pincache *pc, struct vfio_device *vdev,
+			 u64 iova, u64 len)
+{
+	int i;
+
+	mutex_lock(&pc->lock);
+	for (i = 0; i < VGSP_PIN_SLOTS; i++) {
+		struct vgsp_pin *s = &pc->slot[i];
+
+		if (s->page && s->iova >= iova && s->iova - iova < len) {
+			pc->unmapped++;
+			unpin(s, vdev);
+		}
+	}
+	mutex_unlock(&pc->lock);
+}
+
+void vgsp_pincache_flush(struct vgsp_pincache *pc, struct vfio_device *vdev)
+{
+	int i;
+
+	mutex_lock(&pc->lock);
+	for (i = 0; i < VGSP_PIN_SLOTS; i++)
+		if (pc->slot[i].page)
+			unpin(&pc->slot[i], vdev);
+	mutex_unlock(&pc->lock);
+}
+
+static int pincache_show(struct seq_file *m, void *unused)
+{
+	struct vgsp_pincache *pc = m->private;
+	int i, n = 0;
+
+	mutex_lock(&pc->lock);
+	for (i = 0; i < VGSP_PIN_SLOTS; i++)
+		n += !!pc->slot[i].page;
+	seq_printf(m, "pinned %d\nhits %llu\nmisses %llu\npin_errors %llu\nevictions %llu\nunmapped %llu\n",
+		   n, pc->hits, pc->misses, pc->pin_errors, pc->evictions,
+		   pc->unmapped);
+	mutex_unlock(&pc->lock);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(pincache);
+
+void vgsp_pincache_debugfs(struct vgsp_pincache *pc, struct dentry *dir)
+{
+	if (!IS_ERR_OR_NULL(dir))
+		debugfs_create_file("pincache", 0444, dir, pc, &pincache_fops);
+}
