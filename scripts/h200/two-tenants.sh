@@ -71,5 +71,5 @@ elif ! fault_ok; then
 elif ! cmp_pass b; then
 	verdict "FAIL: tenant B after its fault: rung 3 not byte-identical ($(grep -m1 '^RUNG 3.*FAIL' "$OUT/b.log" || echo 'no RUNG line'))"
 else
-	verdict "PASS: both guests at once on one H200, each rung 3 byte-identical to native; B's store to an unmapped VA faulted only B's context ($(grep -h '^rung3pre: note fault' "$OUT/b/guest/console.txt" | sed 's/^rung3pre: note fault //')), B's later processes and all of A unaffected; FMA while both ran: A $(rate a) GFLOP/s, B $(rate b) GFLOP/s (separate channel groups, the GPU's default time-slicing)"
+	verdict "PASS: both guests at once on one H200, each rung 3 byte-identical to native; B's store to an unmapped VA faulted only B's context ($(grep -h '^rung3pre: note fault' "$OUT/b/guest/console.txt" | sed 's/^rung3pre: note fault //' | paste -sd ';' -)), B's later processes and all of A unaffected; FMA while both ran: A $(rate a) GFLOP/s, B $(rate b) GFLOP/s (separate channel groups, the GPU's default time-slicing)"
 fi
