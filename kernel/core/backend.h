@@ -76,6 +76,14 @@ struct vgsp_backend_ops {
 	 * channel's ch->gr_rec (struct vgsp_gr_rec) for gr_launch.
 	 */
 	bool gr_state;
+	/*
+	 * The engine is elsewhere and its start is later than the core's
+	 * decode: a timestamped semaphore release (a CUDA event) is held back
+	 * until the work after it reaches the engine, as the GPU would stamp
+	 * it then. The backend calls vgsp_sem_flush() right before it submits
+	 * (engine/host.c); the core flushes at any other visible action.
+	 */
+	bool stamps_at_submit;
 	/* Optional: @ch is gone (freed, reset). Both locks held. */
 	void (*chan_gone)(struct vgsp_dev *dev, struct vgsp_chan *ch);
 };

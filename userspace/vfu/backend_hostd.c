@@ -20,6 +20,7 @@
 #include "backend.h"
 #include "mm/mm.h"
 #include "fifo/fifo.h"
+#include "engine/engine.h"
 #include "hostd_fwd.h"
 #include "backend_hostd.h"
 #include "pt_mirror.h"
@@ -464,6 +465,14 @@ static int hostd_gr_launch(struct vgsp_dev *dev, struct vgsp_chan *ch,
 	m = replay_list(dev, ch, f->sent_seq, &n);
 	if (!m)
 		goto out;
+	/*
+	 * A CUDA event recorded just before this launch is stamped now, as
+	 * the GPU would stamp it, not before the resync and replay above.
+	 */
+	if (vgsp_sem_flush(dev, ch) != VGSP_ENG_OK) {
+		ret = -EFAULT;
+		goto out;
+	}
 	ret = hd_fwd_launch(&h->d, &f->c, m, n, qmd_va, LAUNCH_TIMEOUT_NS,
 			    &rc);
 	/* the host channel's doorbell and fence, for the latency figures */
@@ -510,6 +519,7 @@ static struct vgsp_backend_ops hostd_ops = {
 	.name = "hostd",
 	.gr_launch = hostd_gr_launch,
 	.gr_state = true,
+	.stamps_at_submit = true,
 	.chan_gone = hostd_chan_gone,
 };
 

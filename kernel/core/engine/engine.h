@@ -52,6 +52,8 @@ int vgsp_ce_method(struct vgsp_dev *dev, struct vgsp_chan *ch, u32 mthd,
 		   u32 data);
 int vgsp_gr_method(struct vgsp_dev *dev, struct vgsp_chan *ch, u32 mthd,
 		   u32 data);
+/* A compute method that only sets state (a held release may wait). */
+bool vgsp_gr_method_is_state(u32 mthd);
 
 /*
  * A semaphore release at @va of @ch's address space: 4 or 8 bytes of
@@ -59,5 +61,10 @@ int vgsp_gr_method(struct vgsp_dev *dev, struct vgsp_chan *ch, u32 mthd,
  */
 int vgsp_sem_release(struct vgsp_dev *dev, struct vgsp_chan *ch, u64 va,
 		     u64 payload, bool is64, bool timestamp);
+/*
+ * Write the release held back on @ch, if any, stamped now (see
+ * vgsp_backend_ops.stamps_at_submit): VGSP_ENG_OK or VGSP_ENG_ERROR.
+ */
+int vgsp_sem_flush(struct vgsp_dev *dev, struct vgsp_chan *ch);
 
 #endif /* VGSP_ENGINE_H */

@@ -108,6 +108,9 @@ static int report_semaphore(struct vgsp_dev *dev, struct vgsp_chan *ch,
 			       !(d & SD_ONE_WORD));
 	if (ret != VGSP_ENG_OK || op != SD_TRAP)
 		return ret;
+	/* the interrupt's handler reads the release: written first */
+	if (vgsp_sem_flush(dev, ch) != VGSP_ENG_OK)
+		return VGSP_ENG_ERROR;
 	ch->st.gr_traps++;
 	vgsp_fifo_nonstall(dev, ch);
 	return VGSP_ENG_OK;
@@ -136,6 +139,18 @@ static int record(struct vgsp_dev *dev, struct vgsp_chan *ch, u32 mthd,
 	r->val[i] = data;
 	r->stamp[i] = ++dev->fifo->gr_seq;
 	return VGSP_ENG_OK;
+}
+
+bool vgsp_gr_method_is_state(u32 mthd)
+{
+	switch (mthd) {
+	case M_LAUNCH_DMA:		/* the inline transfer writes memory */
+	case M_LOAD_INLINE_DATA:
+	case M_SET_REPORT_SEMAPHORE_D:	/* a release or a trap */
+		return false;
+	default:			/* state, SEND_PCAS_A, the launch */
+		return true;
+	}
 }
 
 int vgsp_gr_method(struct vgsp_dev *dev, struct vgsp_chan *ch, u32 mthd,
@@ -181,6 +196,9 @@ int vgsp_gr_method(struct vgsp_dev *dev, struct vgsp_chan *ch, u32 mthd,
 		vgsp_op_begin(ch, VGSP_OP_GR);
 		ret = dev->backend->gr_launch(dev, ch, ch->gr_qmd_va);
 		vgsp_op_end(dev, ch, VGSP_OP_GR, !ret, true);
+		/* a release the backend did not flush as it submitted */
+		if (vgsp_sem_flush(dev, ch) != VGSP_ENG_OK && !ret)
+			return VGSP_ENG_ERROR;
 		if (ret) {
 			ch->error_code = ret == -EFAULT ? VGSP_RC_MMU_FAULT :
 				VGSP_RC_GR_EXCEPTION;

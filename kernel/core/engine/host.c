@@ -61,7 +61,7 @@
 #define MOP_TLB_INVALIDATE	0x09
 #define MOP_TLB_INVALIDATE_TGT	0x0a
 
-int vgsp_sem_release(struct vgsp_dev *dev, struct vgsp_chan *ch, u64 va,
+static int sem_write(struct vgsp_dev *dev, struct vgsp_chan *ch, u64 va,
 		     u64 payload, bool is64, bool timestamp)
 {
 	u8 b[16];
@@ -81,6 +81,32 @@ int vgsp_sem_release(struct vgsp_dev *dev, struct vgsp_chan *ch, u64 va,
 	ch->st.sem_releases++;
 	vgsp_op_visible(dev, ch);
 	vgsp_fifo_kick_blocked(dev);
+	return VGSP_ENG_OK;
+}
+
+int vgsp_sem_flush(struct vgsp_dev *dev, struct vgsp_chan *ch)
+{
+	struct vgsp_held_release h = ch->held;
+
+	if (!h.set)
+		return VGSP_ENG_OK;
+	ch->held.set = false;
+	return sem_write(dev, ch, h.va, h.payload, h.is64, true);
+}
+
+int vgsp_sem_release(struct vgsp_dev *dev, struct vgsp_chan *ch, u64 va,
+		     u64 payload, bool is64, bool timestamp)
+{
+	int ret;
+
+	if (!timestamp || !dev->backend->stamps_at_submit)
+		return sem_write(dev, ch, va, payload, is64, timestamp);
+	/* one held at a time, in order */
+	ret = vgsp_sem_flush(dev, ch);
+	if (ret != VGSP_ENG_OK)
+		return ret;
+	ch->held = (struct vgsp_held_release){ .set = true, .is64 = is64,
+					       .va = va, .payload = payload };
 	return VGSP_ENG_OK;
 }
 
@@ -272,10 +298,45 @@ static u32 subch_class(const struct vgsp_chan *ch, u32 subch)
 	return ch->subch_class[subch];
 }
 
+/*
+ * A held release waits through compute state and the launch itself (the
+ * backend flushes it as it submits); anything else happens after it.
+ */
+static bool keeps_held(const struct vgsp_chan *ch, u32 subch, u32 mthd)
+{
+	if (mthd >= HOST_METHOD_END)
+		return subch_class(ch, subch) == HOPPER_COMPUTE_A &&
+		       vgsp_gr_method_is_state(mthd);
+	switch (mthd) {
+	case M_SET_OBJECT:
+	case M_NOP:
+	case M_SEMAPHOREA:
+	case M_SEMAPHOREB:
+	case M_SEMAPHOREC:
+	case M_MEM_OP_A:
+	case M_MEM_OP_B:
+	case M_MEM_OP_C:
+	case M_SET_REFERENCE:
+	case M_SEM_ADDR_LO:
+	case M_SEM_ADDR_HI:
+	case M_SEM_PAYLOAD_LO:
+	case M_SEM_PAYLOAD_HI:
+	case M_WFI:
+	case M_YIELD:
+	case M_CRC_CHECK:
+		return true;	/* state or ordering only */
+	default:
+		return false;	/* releases, acquires, MEM_OP, interrupts */
+	}
+}
+
 int vgsp_engine_method(struct vgsp_dev *dev, struct vgsp_chan *ch, u32 subch,
 		       u32 mthd, u32 data)
 {
 	ch->st.methods++;
+	if (ch->held.set && !keeps_held(ch, subch, mthd) &&
+	    vgsp_sem_flush(dev, ch) != VGSP_ENG_OK)
+		return VGSP_ENG_ERROR;
 	if (mthd < HOST_METHOD_END)
 		return vgsp_host_method(dev, ch, subch, mthd, data);
 	switch (subch_class(ch, subch)) {

@@ -288,7 +288,6 @@ void vgsp_fifo_chan_error(struct vgsp_dev *dev, struct vgsp_chan *ch,
 {
 	u8 n[NOTIFIER_SIZE];
 
-	ch->state = VGSP_CHAN_ERROR;
 	vgsp_store_bool(&ch->pending, false);
 	ch->st.errors++;
 	dev->fifo->st.chan_errors++;
@@ -306,6 +305,8 @@ void vgsp_fifo_chan_error(struct vgsp_dev *dev, struct vgsp_chan *ch,
 		vgsp_mem_write(dev, ch->d.errnot_target, ch->d.errnot_pa, n,
 			       sizeof(n));
 	}
+	/* stopped once the notifier says so: whoever sees the state sees it */
+	ch->state = VGSP_CHAN_ERROR;
 	/* the rest is GSP-RM's word to CPU-RM: after the slice (the worker) */
 	ch->rc_todo = VGSP_RC_PARTS;
 	vgsp_store_bool(&dev->fifo->rc_pending, true);

@@ -127,6 +127,11 @@ struct vgsp_chan {
 		u64 vis_done, vis_sub;	/* done, not yet visible to the guest */
 	} op[2];
 	u64 wake_db;			/* the doorbell whose wake was counted */
+	/* a timestamped release held back (backend->stamps_at_submit) */
+	struct vgsp_held_release {
+		bool set, is64;
+		u64 va, payload;
+	} held;
 	u8 rc_todo;			/* stop not yet told: VGSP_RC_PART_* */
 	struct vgsp_chan_stats st;
 };

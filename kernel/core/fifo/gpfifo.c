@@ -204,7 +204,7 @@ bool vgsp_gpfifo_run(struct vgsp_dev *dev, struct vgsp_chan *ch)
 	for (;;) {
 		if (!ch->in_seg) {
 			if (entries++ >= VGSP_FIFO_SLICE_ENTRIES)
-				return true;
+				goto yield;
 			rc = fetch(dev, ch);
 			if (rc < 0)
 				goto error;
@@ -215,7 +215,7 @@ bool vgsp_gpfifo_run(struct vgsp_dev *dev, struct vgsp_chan *ch)
 		rc = run_segment(dev, ch, &budget);
 		vgsp_trace_methods(dev, ch->d.chid, before - budget, rc);
 		if (rc == VGSP_ENG_YIELD)
-			return true;
+			goto yield;
 		if (rc == VGSP_ENG_BLOCKED) {
 			ch->state = VGSP_CHAN_BLOCKED;
 			return false;
@@ -223,10 +223,14 @@ bool vgsp_gpfifo_run(struct vgsp_dev *dev, struct vgsp_chan *ch)
 		if (rc == VGSP_ENG_ERROR)
 			goto error;
 		ch->in_seg = false;
+		/* the entry's work is done before GP_GET says so */
+		if (vgsp_sem_flush(dev, ch) != VGSP_ENG_OK)
+			goto error;
 		ch->gp_get = (ch->gp_get + 1) % ch->d.gpfifo_entries;
-		userd_put32(dev, ch, VGSP_USERD_GP_GET, ch->gp_get);
+		/* counted as it is published: a reader of GP_GET sees both */
 		vgsp_op_visible(dev, ch);
 		ch->st.entries++;
+		userd_put32(dev, ch, VGSP_USERD_GP_GET, ch->gp_get);
 	}
 	/* idle: everything up to GP_PUT done */
 	ch->state = VGSP_CHAN_IDLE;
@@ -241,7 +245,19 @@ bool vgsp_gpfifo_run(struct vgsp_dev *dev, struct vgsp_chan *ch)
 	}
 	vgsp_trace_work_done(dev, ch->d.chid, ch->gp_get, t ? ch->st.last_latency_ns : 0);
 	return false;
+yield:
+	/* a held release never waits past its channel's slice */
+	if (vgsp_sem_flush(dev, ch) != VGSP_ENG_OK)
+		goto error;
+	return true;
 error:
+	/* it came before the method that failed, whose error stands */
+	if (ch->held.set) {
+		u32 code = ch->error_code;
+
+		vgsp_sem_flush(dev, ch);
+		ch->error_code = code;
+	}
 	ch->error_mthd = ch->pb.mthd;
 	ch->error_class = ch->subch_class[ch->pb.subch];
 	vgsp_fifo_chan_error(dev, ch, ch->error_code);

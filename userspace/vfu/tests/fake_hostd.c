@@ -81,6 +81,10 @@ int hd_vas_create(struct hd_dev *d, struct hd_vas *v)
 int hd_vas_sync(struct hd_dev *d, struct hd_vas *v, const struct hd_run *runs,
 		size_t n)
 {
+	uint64_t t0 = fake_now();
+
+	while (fake_now() - t0 < fake_rm.sync_ns)
+		;
 	fake_rm.syncs++;
 	v->syncs++;
 	free(fake_rm.runs);

@@ -12,6 +12,7 @@ struct fake_rm {
 	/* answers */
 	int open_fails, register_fails, launch_rc;
 	uint64_t launch_ns;		/* a launch's time on the "GPU" */
+	uint64_t sync_ns;		/* a mirror sync's time in "RM" */
 	/* calls */
 	unsigned int registered, unregistered, vas_created, vas_destroyed;
 	unsigned int syncs, chan_opens, chan_closes, launches, closed;
