@@ -89,6 +89,7 @@ struct vgsp_backend_ops {
 };
 
 #define VGSP_GR_REC_MTHDS	4096	/* method offsets below 0x4000 */
+#define VGSP_GR_REC_LOG		256	/* recent writes kept in order */
 
 /*
  * The compute-class state methods of one channel, for a backend that
@@ -101,6 +102,17 @@ struct vgsp_backend_ops {
 struct vgsp_gr_rec {
 	u32 val[VGSP_GR_REC_MTHDS];
 	u64 stamp[VGSP_GR_REC_MTHDS];
+	/*
+	 * The last VGSP_GR_REC_LOG writes in order (method index, stamp; at
+	 * nlog % LOG), so a backend that has everything up to some stamp
+	 * reads only what came after instead of all 4096 entries; when the
+	 * log no longer reaches back that far it reads them all.
+	 */
+	struct vgsp_gr_rec_log {
+		u16 mthd;
+		u64 stamp;
+	} log[VGSP_GR_REC_LOG];
+	u64 nlog;
 };
 
 extern const struct vgsp_backend_ops vgsp_backend_sim;

@@ -77,6 +77,7 @@ struct vfu_hostd {
 	unsigned int nwin;
 	struct mirror mir[MAX_VAS];
 	struct fwd fwd[VGSP_FIFO_MAX_CHANNELS];
+	struct replay *rp;		/* replay_list's scratch (h->mu) */
 	/* counters (the "hostd" section of --stats) */
 	uint64_t launches, launch_errors, faults, timeouts, resyncs,
 		 resync_errors, unbacked, windows_refused, chan_opens;
@@ -377,50 +378,103 @@ static int by_stamp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* The replay being gathered: one entry per method, its latest write. */
+struct replay {
+	struct stamped t[VGSP_GR_REC_MTHDS];
+	u32 pos[VGSP_GR_REC_MTHDS];	/* index in t, valid when gen matches */
+	u32 gen[VGSP_GR_REC_MTHDS];
+	u32 cur;			/* this gathering's generation */
+	size_t n;
+};
+
+static void replay_add(struct replay *rp, const struct vgsp_gr_rec *r, u32 i)
+{
+	struct stamped *e;
+
+	if (rp->gen[i] == rp->cur) {
+		e = &rp->t[rp->pos[i]];
+		if (r->stamp[i] > e->stamp)
+			*e = (struct stamped){ r->stamp[i],
+				{ i << 2, r->val[i] } };
+		return;
+	}
+	rp->gen[i] = rp->cur;
+	rp->pos[i] = (u32)rp->n;
+	rp->t[rp->n++] = (struct stamped){ r->stamp[i], { i << 2, r->val[i] } };
+}
+
+/*
+ * The methods of one channel's record written after @since: newest first
+ * through its log of recent writes while the log reaches back that far
+ * (a launch usually follows a few state writes), else all of them.
+ */
+static void replay_gather(struct replay *rp, const struct vgsp_gr_rec *r,
+			  u64 since)
+{
+	u64 k, oldest = r->nlog > VGSP_GR_REC_LOG ?
+			r->nlog - VGSP_GR_REC_LOG : 0;
+	u32 i;
+
+	for (k = r->nlog; k > oldest; k--) {
+		const struct vgsp_gr_rec_log *e =
+			&r->log[(k - 1) % VGSP_GR_REC_LOG];
+
+		if (e->stamp <= since)
+			return;		/* everything older was sent */
+		if (e->mthd < VGSP_GR_REC_MTHDS)
+			replay_add(rp, r, e->mthd);
+	}
+	if (!oldest)
+		return;			/* the log held every write */
+	for (i = 0; i < VGSP_GR_REC_MTHDS; i++)
+		if (r->stamp[i] > since)
+			replay_add(rp, r, i);
+}
+
 /*
  * The compute state the host channel has not seen: for each method, the
  * latest write (by stamp) on any guest channel of the same VA space, if
  * newer than what the host channel got (@since; 0 for a new one), in the
  * order the writes happened. The channels of a CUDA context share one GR
  * context on hardware: state one of them sets holds for all. Fifo lock
- * held (the channel table is stable).
+ * held (the channel table is stable), h->mu held (h->rp is the scratch).
  */
-static struct hd_mthd *replay_list(struct vgsp_dev *dev,
+static struct hd_mthd *replay_list(struct vfu_hostd *h, struct vgsp_dev *dev,
 				   const struct vgsp_chan *ch, u64 since,
 				   size_t *n)
 {
 	struct vgsp_fifo *fifo = dev->fifo;
-	struct stamped *t;
+	struct replay *rp = h->rp;
 	struct hd_mthd *m;
-	size_t i, k = 0;
 	unsigned int c;
+	size_t i;
 
 	*n = 0;
-	t = calloc(VGSP_GR_REC_MTHDS, sizeof(*t));
-	if (!t)
-		return NULL;
+	if (!rp) {
+		rp = calloc(1, sizeof(*rp));
+		if (!rp)
+			return NULL;
+		h->rp = rp;
+	}
+	if (++rp->cur == 0) {		/* generations wrapped: start clean */
+		memset(rp->gen, 0, sizeof(rp->gen));
+		rp->cur = 1;
+	}
+	rp->n = 0;
 	for (c = 0; c < VGSP_FIFO_MAX_CHANNELS; c++) {
 		const struct vgsp_chan *y = &fifo->chan[c];
-		const struct vgsp_gr_rec *r = y->gr_rec;
 
-		if (!y->used || !r || !y->vm_ok || y->vm.pdb != ch->vm.pdb ||
-		    y->vm.target != ch->vm.target)
+		if (!y->used || !y->gr_rec || !y->vm_ok ||
+		    y->vm.pdb != ch->vm.pdb || y->vm.target != ch->vm.target)
 			continue;
-		for (i = 0; i < VGSP_GR_REC_MTHDS; i++)
-			if (r->stamp[i] > since && r->stamp[i] > t[i].stamp)
-				t[i] = (struct stamped){ r->stamp[i],
-					{ (u32)i << 2, r->val[i] } };
+		replay_gather(rp, y->gr_rec, since);
 	}
-	for (i = 0; i < VGSP_GR_REC_MTHDS; i++)
-		if (t[i].stamp)
-			t[k++] = t[i];
-	qsort(t, k, sizeof(*t), by_stamp);
-	m = calloc(k ? k : 1, sizeof(*m));
+	qsort(rp->t, rp->n, sizeof(*rp->t), by_stamp);
+	m = calloc(rp->n ? rp->n : 1, sizeof(*m));
 	if (m)
-		for (i = 0; i < k; i++)
-			m[i] = t[i].m;
-	free(t);
-	*n = k;
+		for (i = 0; i < rp->n; i++)
+			m[i] = rp->t[i].m;
+	*n = rp->n;
 	return m;
 }
 
@@ -462,7 +516,7 @@ static int hostd_gr_launch(struct vgsp_dev *dev, struct vgsp_chan *ch,
 		goto out;
 	}
 	seq = dev->fifo->gr_seq;
-	m = replay_list(dev, ch, f->sent_seq, &n);
+	m = replay_list(h, dev, ch, f->sent_seq, &n);
 	if (!m)
 		goto out;
 	/*
@@ -698,5 +752,6 @@ void vfu_hostd_close(struct vfu_hostd *h)
 	hd_close(&h->d);
 	munmap(h->fb, h->prof->fb_size);
 	pthread_mutex_destroy(&h->mu);
+	free(h->rp);
 	free(h);
 }

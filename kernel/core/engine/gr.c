@@ -138,6 +138,9 @@ static int record(struct vgsp_dev *dev, struct vgsp_chan *ch, u32 mthd,
 	}
 	r->val[i] = data;
 	r->stamp[i] = ++dev->fifo->gr_seq;
+	r->log[r->nlog % VGSP_GR_REC_LOG] =
+		(struct vgsp_gr_rec_log){ .mthd = (u16)i, .stamp = r->stamp[i] };
+	r->nlog++;
 	return VGSP_ENG_OK;
 }
 

@@ -617,6 +617,45 @@ static void test_event_stamped_at_submit(void **state)
 	assert_true(fb_rd64(f, VA_PA + SEM_VA + 0x28) - off >= s1);
 }
 
+/*
+ * More state writes between two launches than the record's log of recent
+ * writes holds: the replay falls back to every method and still sends
+ * each once, latest value, in write order.
+ */
+static void test_replay_after_many_writes(void **state)
+{
+	struct fx *f = *state;
+	static u32 pb[1 + 300];
+	unsigned int i;
+
+	make_channel(f);
+	submit(f, pb_first, VGSP_ARRAY_SIZE(pb_first));
+	assert_int_equal(fake_rm.nmthd_total, 2);
+	/* 300 methods from 0x800, incrementing, on the compute subchannel */
+	pb[0] = 0x20000000 | 300 << 16 | 1 << 13 | 0x800 >> 2;
+	for (i = 0; i < 300; i++)
+		pb[1 + i] = 0x1000 + i;
+	submit(f, pb, VGSP_ARRAY_SIZE(pb));
+	submit(f, pb_again, VGSP_ARRAY_SIZE(pb_again));
+	assert_int_equal(fake_rm.nmthd_total, 300);
+	assert_int_equal(fake_rm.mthd[0].mthd, 0x800);
+	assert_int_equal(fake_rm.mthd[0].data, 0x1000);
+	assert_int_equal(fake_rm.mthd[FAKE_RM_MTHDS - 1].mthd,
+			 0x800 + 4 * (FAKE_RM_MTHDS - 1));
+	/* one method written 300 times: sent once, its last value */
+	pb[0] = 0x60000000 | 300 << 16 | 1 << 13 | 0x900 >> 2;	/* NON_INC */
+	for (i = 0; i < 300; i++)
+		pb[1 + i] = 0x2000 + i;
+	submit(f, pb, VGSP_ARRAY_SIZE(pb));
+	submit(f, pb_again, VGSP_ARRAY_SIZE(pb_again));
+	assert_int_equal(fake_rm.nmthd_total, 1);
+	assert_int_equal(fake_rm.mthd[0].mthd, 0x900);
+	assert_int_equal(fake_rm.mthd[0].data, 0x2000 + 299);
+	/* nothing written since: nothing sent */
+	submit(f, pb_again, VGSP_ARRAY_SIZE(pb_again));
+	assert_int_equal(fake_rm.nmthd_total, 0);
+}
+
 static void test_fault_and_free(void **state)
 {
 	struct fx *f = *state;
@@ -664,6 +703,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_launch_latency_split,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_event_stamped_at_submit,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_replay_after_many_writes,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fault_and_free, setup,
 						teardown),
