@@ -144,8 +144,7 @@ static void drop_duplicates(struct vgsp_bar_share *sh)
 	}
 }
 
-/* Bytes the guest wrote through alias mirrors since the last flush go to
- * FB (FB lock held). */
+/* What the guest wrote through mirrors since the last flush goes to FB. */
 static void merge_aliases(struct vgsp_bar_share *sh, struct vgsp_aperture *fb)
 {
 	u32 i, k;
