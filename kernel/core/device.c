@@ -141,6 +141,8 @@ struct vgsp_dev *vgsp_dev_create_opts(const struct vgsp_profile *profile,
 	if (!dev->bar1 || !dev->bar3 || vgsp_mm_create(dev) ||
 	    vgsp_rm_create(dev) || vgsp_fifo_create(dev))
 		goto err;
+	if (dev->share)
+		vgsp_pt_fb_untracked(dev);	/* the guest writes lent pages */
 	if (vgsp_gsp_create(dev))
 		goto err;
 	return dev;
