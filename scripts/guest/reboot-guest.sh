@@ -44,7 +44,7 @@ SOCK=$RUN/vfu.sock STATS=$RUN/vfu-stats.txt LOG=$RUN/console.log
 UUID=56677370-0000-4000-8000-00000000b007
 "$VFU" --socket "$SOCK" --uuid "$UUID" --stats "$STATS" --persist 2>"$RUN/vfu-stderr.log" &
 VPID=$!
-QPID= CPID=
+QPID='' CPID=''
 cleanup() {
 	[ -z "$QPID" ] || kill -9 "$QPID" 2>/dev/null || true
 	[ -z "$CPID" ] || kill "$CPID" 2>/dev/null || true
@@ -151,7 +151,7 @@ i=0
 while kill -0 "$QPID" 2>/dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
 kill -9 "$QPID" 2>/dev/null || true
 wait "$QPID" 2>/dev/null || true
-QPID=
+QPID=''
 exec 3>&-
 i=0
 while [ "$(stat_of counters closes)" != 1 ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
@@ -166,8 +166,8 @@ else
 fi
 if kill "$VPID" 2>/dev/null && wait "$VPID"; then ok reboot_guest.server_exit0
 else ko reboot_guest.server_exit0 "vgsp-vfu did not exit 0 on SIGTERM"; fi
-eq_iters=$k
-[ "$eq_iters" = "$ITERS" ] && ok "reboot_guest.x$ITERS" || ko "reboot_guest.x$ITERS" "$eq_iters of $ITERS iterations"
+if [ "$k" = "$ITERS" ]; then ok "reboot_guest.x$ITERS"
+else ko "reboot_guest.x$ITERS" "$k of $ITERS iterations"; fi
 tr -d '\r' <"$LOG" | sed "s|$VGSP_ROOT/||g" >"$RUN/console.txt"
 sed -i "s|$VGSP_ROOT/||g" "$RUN/vfu-stderr.log"
 echo "reboot-guest: runs in ${RUN#"$VGSP_ROOT"/}"
