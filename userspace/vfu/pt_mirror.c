@@ -178,6 +178,8 @@ static void coalesce(struct run_list *l)
 {
 	size_t i, k = 0;
 
+	if (!l->n)
+		return;
 	qsort(l->r, l->n, sizeof(*l->r), cmp_run);
 	for (i = 0; i < l->n; i++) {
 		struct hd_run *p = k ? &l->r[k - 1] : NULL;
