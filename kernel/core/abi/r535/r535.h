@@ -278,6 +278,26 @@ u32 r535_control(struct vgsp_gsp *gsp, u32 cmd, u8 *params, u32 size,
 		 bool *known);
 const char *r535_fn_name(u32 function);
 const char *r535_ctrl_name(u32 cmd);
+
+/*
+ * The RPC transport and dispatch every ABI built on r535 shares (r535,
+ * r550): designated initializers for struct vgsp_abi, so a sibling ABI
+ * names only what differs (layout, version, control names).
+ */
+#define R535_ABI_OPS							\
+	.handle = r535_handle,						\
+	.init_done = r535_init_done,					\
+	.xid_event = r535_xid_event,					\
+	.rc_event = r535_rc_event,					\
+	.rpc_length = r535_rpc_length,					\
+	.max_reply = r535_max_reply,					\
+	.rpc_hdr_size = R535_RPC_HDR_SIZE,				\
+	.cont_function = R535_FN_CONTINUATION_RECORD,			\
+	.rpc_function = r535_rpc_function,				\
+	.rpc_total = r535_rpc_total,					\
+	.rpc_frame = r535_rpc_frame,					\
+	.reset = r535_reset,						\
+	.fn_name = r535_fn_name
 u32 r535_engine_caps(void);
 /* Copy-engine caps (2 bytes) and PCE mask of COPYn @type; -1 if none. */
 int r535_ce_caps(u32 type, u8 caps[2], u32 *pce_mask);
