@@ -461,65 +461,53 @@ static bool dma_allowed(struct vgsp_dev *dev)
 	return false;
 }
 
-int vgsp_dev_dma_read(struct vgsp_dev *dev, u64 iova, void *buf, size_t len)
+/*
+ * One guest-memory access, counted and gated by Bus Master Enable: @hot
+ * takes the frontend's path for the GSP queues' pages when it has one.
+ */
+static int dma_xfer(struct vgsp_dev *dev, u64 iova, void *buf, size_t len,
+		    bool write, bool hot)
 {
+	const struct vgsp_fe_ops *fe = dev->fe_ops;
 	int ret;
 
-	vgsp_inc(&dev->cnt.dma_reads);
+	vgsp_inc(write ? &dev->cnt.dma_writes : &dev->cnt.dma_reads);
 	if (!dma_allowed(dev))
 		return -EIO;
-	ret = dev->fe_ops->dma_read ? dev->fe_ops->dma_read(dev->fe, iova, buf,
-							    len) : -ENODEV;
+	if (write && hot && fe->dma_write_hot)
+		ret = fe->dma_write_hot(dev->fe, iova, buf, len);
+	else if (write)
+		ret = fe->dma_write ? fe->dma_write(dev->fe, iova, buf, len) :
+				      -ENODEV;
+	else if (hot && fe->dma_read_hot)
+		ret = fe->dma_read_hot(dev->fe, iova, buf, len);
+	else
+		ret = fe->dma_read ? fe->dma_read(dev->fe, iova, buf, len) :
+				     -ENODEV;
 	if (ret)
 		vgsp_inc(&dev->cnt.dma_errors);
 	return ret;
+}
+
+int vgsp_dev_dma_read(struct vgsp_dev *dev, u64 iova, void *buf, size_t len)
+{
+	return dma_xfer(dev, iova, buf, len, false, false);
 }
 
 int vgsp_dev_dma_write(struct vgsp_dev *dev, u64 iova, const void *buf,
 		       size_t len)
 {
-	int ret;
-
-	vgsp_inc(&dev->cnt.dma_writes);
-	if (!dma_allowed(dev))
-		return -EIO;
-	ret = dev->fe_ops->dma_write ? dev->fe_ops->dma_write(dev->fe, iova,
-							      buf, len) :
-				       -ENODEV;
-	if (ret)
-		vgsp_inc(&dev->cnt.dma_errors);
-	return ret;
+	return dma_xfer(dev, iova, (void *)buf, len, true, false);
 }
 
-/* The GSP queues' pages: the frontend's pinned path when it has one. */
 int vgsp_dev_dma_read_hot(struct vgsp_dev *dev, u64 iova, void *buf,
 			  size_t len)
 {
-	int ret;
-
-	if (!dev->fe_ops->dma_read_hot)
-		return vgsp_dev_dma_read(dev, iova, buf, len);
-	vgsp_inc(&dev->cnt.dma_reads);
-	if (!dma_allowed(dev))
-		return -EIO;
-	ret = dev->fe_ops->dma_read_hot(dev->fe, iova, buf, len);
-	if (ret)
-		vgsp_inc(&dev->cnt.dma_errors);
-	return ret;
+	return dma_xfer(dev, iova, buf, len, false, true);
 }
 
 int vgsp_dev_dma_write_hot(struct vgsp_dev *dev, u64 iova, const void *buf,
 			   size_t len)
 {
-	int ret;
-
-	if (!dev->fe_ops->dma_write_hot)
-		return vgsp_dev_dma_write(dev, iova, buf, len);
-	vgsp_inc(&dev->cnt.dma_writes);
-	if (!dma_allowed(dev))
-		return -EIO;
-	ret = dev->fe_ops->dma_write_hot(dev->fe, iova, buf, len);
-	if (ret)
-		vgsp_inc(&dev->cnt.dma_errors);
-	return ret;
+	return dma_xfer(dev, iova, (void *)buf, len, true, true);
 }
