@@ -203,8 +203,6 @@ static int table(void *ctx, enum vgsp_mem_target t, u64 pa, u32 len, u64 va,
 	return 0;
 }
 
-#define VA_ALL			(1ULL << 57)
-
 /*
  * Bring the host VA space in line with the guest's tables. The core logs
  * writes to the FB pages holding the tables the last walk read, so only
@@ -216,7 +214,7 @@ static int resync(struct vfu_hostd *h, struct vgsp_dev *dev, struct mirror *m,
 		  uint64_t gen)
 {
 	struct run_buf rb = { .h = h, .dev = dev };
-	struct ptm_range all = { 0, VA_ALL }, *r = &all, *dirty = NULL;
+	struct ptm_range all = { 0, VGSP_MMU_VA_END }, *r = &all, *dirty = NULL;
 	u64 pages[VGSP_PT_LOG_LEN], seq;
 	uint64_t t0 = now_ns(), dt;
 	size_t nr = 1, i;
@@ -381,6 +379,7 @@ static int by_stamp(const void *a, const void *b)
 /* The replay being gathered: one entry per method, its latest write. */
 struct replay {
 	struct stamped t[VGSP_GR_REC_MTHDS];
+	struct hd_mthd out[VGSP_GR_REC_MTHDS];	/* t's methods, in order */
 	u32 pos[VGSP_GR_REC_MTHDS];	/* index in t, valid when gen matches */
 	u32 gen[VGSP_GR_REC_MTHDS];
 	u32 cur;			/* this gathering's generation */
@@ -437,7 +436,8 @@ static void replay_gather(struct replay *rp, const struct vgsp_gr_rec *r,
  * newer than what the host channel got (@since; 0 for a new one), in the
  * order the writes happened. The channels of a CUDA context share one GR
  * context on hardware: state one of them sets holds for all. Fifo lock
- * held (the channel table is stable), h->mu held (h->rp is the scratch).
+ * held (the channel table is stable), h->mu held (h->rp is the scratch,
+ * and the list returned lives in it until the next call).
  */
 static struct hd_mthd *replay_list(struct vfu_hostd *h, struct vgsp_dev *dev,
 				   const struct vgsp_chan *ch, u64 since,
@@ -445,7 +445,6 @@ static struct hd_mthd *replay_list(struct vfu_hostd *h, struct vgsp_dev *dev,
 {
 	struct vgsp_fifo *fifo = dev->fifo;
 	struct replay *rp = h->rp;
-	struct hd_mthd *m;
 	unsigned int c;
 	size_t i;
 
@@ -470,12 +469,10 @@ static struct hd_mthd *replay_list(struct vfu_hostd *h, struct vgsp_dev *dev,
 		replay_gather(rp, y->gr_rec, since);
 	}
 	qsort(rp->t, rp->n, sizeof(*rp->t), by_stamp);
-	m = calloc(rp->n ? rp->n : 1, sizeof(*m));
-	if (m)
-		for (i = 0; i < rp->n; i++)
-			m[i] = rp->t[i].m;
+	for (i = 0; i < rp->n; i++)
+		rp->out[i] = rp->t[i].m;
 	*n = rp->n;
-	return m;
+	return rp->out;
 }
 
 static int hostd_gr_launch(struct vgsp_dev *dev, struct vgsp_chan *ch,
@@ -483,7 +480,7 @@ static int hostd_gr_launch(struct vgsp_dev *dev, struct vgsp_chan *ch,
 {
 	struct vfu_hostd *h = dev->backend_priv;
 	uint64_t gen = vgsp_load64(&dev->mm->pt_gen), t0 = now_ns(), dt;
-	struct hd_mthd *m = NULL;
+	const struct hd_mthd *m;
 	struct mirror *mir;
 	struct fwd *f;
 	uint32_t rc = 0;
@@ -548,7 +545,6 @@ out:
 	if (dt > h->max_launch_ns)
 		h->max_launch_ns = dt;
 	pthread_mutex_unlock(&h->mu);
-	free(m);
 	if (ret && ret != -EFAULT)
 		vgsp_dev_log(dev, VGSP_LOG_WARN, "vgsp: %s: channel %u: launch of QMD 0x%llx on the GPU failed (%d, RM stage %s status 0x%x)\n",
 			     dev->name, ch->d.chid, (unsigned long long)qmd_va,

@@ -130,6 +130,8 @@ int vgsp_mmu_for_each(struct vgsp_dev *dev, const struct vgsp_vm *vm,
  * its size and the VA range it covers. A backend keeps that index to
  * re-walk only the subtrees whose tables the guest wrote (pt_track.c).
  */
+#define VGSP_MMU_VA_END		(1ULL << 57)	/* GMMU ver3: 57-bit VAs */
+
 struct vgsp_mmu_walk {
 	u64 va_lo, va_end;
 	u32 max_tables;

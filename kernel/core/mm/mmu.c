@@ -23,7 +23,6 @@
 #define PTE_PCF(e)		((unsigned int)((e) >> 3) & 0x1f)
 #define PTE_PCF_RO		0x4
 #define PTE_KIND(e)		((u8)(((e) >> 8) & 0xf))
-#define VA_BITS			57
 
 struct level {
 	u8 hi, lo;
@@ -79,7 +78,7 @@ static int walk(struct vgsp_dev *dev, const struct vgsp_vm *vm, u64 va,
 	u64 table = vm->pdb, e, lo, hi, off;
 	unsigned int i;
 
-	if (va >> VA_BITS)
+	if (va >= VGSP_MMU_VA_END)
 		return -EFAULT;
 	for (i = 0; i < VGSP_ARRAY_SIZE(pd); i++) {
 		off = va_index(va, pd[i].hi, pd[i].lo) * PDE_SIZE;
@@ -381,7 +380,7 @@ int vgsp_mmu_walk_range(struct vgsp_dev *dev, const struct vgsp_vm *vm,
 
 	if (vm->target == VGSP_MEM_PEER)
 		return -EFAULT;
-	if (w.lo >= w.end || w.end > (1ULL << VA_BITS) ||
+	if (w.lo >= w.end || w.end > VGSP_MMU_VA_END ||
 	    ((w.lo | w.end) & ((1ULL << PD0_LO) - 1)))
 		return -EINVAL;
 	for (i = 0; i < VGSP_ARRAY_SIZE(w.buf); i++) {
@@ -396,7 +395,7 @@ int vgsp_mmu_walk_range(struct vgsp_dev *dev, const struct vgsp_vm *vm,
 	ret = ++w.ntables > w.max_tables ? -E2BIG : 0;
 	if (!ret && w.table)
 		ret = w.table(w.ctx, vm->target, vm->pdb, 2 * PDE_SIZE, 0,
-			      1ULL << VA_BITS);
+			      VGSP_MMU_VA_END);
 	if (!ret && vgsp_mem_read(dev, vm->target, vm->pdb, w.buf[0],
 				  2 * PDE_SIZE))
 		ret = -EFAULT;
@@ -412,7 +411,7 @@ out:
 int vgsp_mmu_for_each(struct vgsp_dev *dev, const struct vgsp_vm *vm,
 		      u32 max_tables, vgsp_mmu_leaf_fn fn, void *ctx)
 {
-	struct vgsp_mmu_walk req = { .va_lo = 0, .va_end = 1ULL << VA_BITS,
+	struct vgsp_mmu_walk req = { .va_lo = 0, .va_end = VGSP_MMU_VA_END,
 				     .max_tables = max_tables, .leaf = fn,
 				     .ctx = ctx };
 

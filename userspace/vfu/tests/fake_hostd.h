@@ -26,5 +26,7 @@ struct fake_rm {
 
 extern struct fake_rm fake_rm;
 void fake_rm_reset(void);
+/* The clock hostd and the core stamp with (CLOCK_MONOTONIC, ns). */
+uint64_t fake_now(void);
 
 #endif

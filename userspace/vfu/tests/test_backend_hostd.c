@@ -563,14 +563,6 @@ static u64 fb_rd64(struct fx *f, u64 pa)
 	return (u64)fb_rd(f, pa) | (u64)fb_rd(f, pa + 4) << 32;
 }
 
-static u64 mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (u64)ts.tv_sec * 1000000000ULL + (u64)ts.tv_nsec;
-}
-
 /*
  * A CUDA event (a timestamped host semaphore release) just before a
  * launch is stamped when the launch reaches the GPU, after the mirror
@@ -600,7 +592,7 @@ static void test_event_stamped_at_submit(void **state)
 	fake_rm.launch_ns = 10000000;
 	make_channel(f);
 	off = f->dev->timer_offset_ns;
-	t0 = mono_ns();
+	t0 = fake_now();
 	submit(f, pb, VGSP_ARRAY_SIZE(pb));
 	assert_false(chan_stopped(f));
 	assert_int_equal(fake_rm.launches, 1);
