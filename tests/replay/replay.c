@@ -1468,6 +1468,59 @@ int rp_run_bench(struct rp_client *c, struct rp_bench *b)
 	return 0;
 }
 
+/* ---- for other modes (copy.c): the open device, objects, raw RPCs ---- */
+
+int rp_open(struct rp_client *c)
+{
+	if (rp_boot(c))
+		return -EIO;
+	init_controls(c);
+	return c->errors ? -EIO : 0;
+}
+
+uint32_t rp_alloc(struct rp_client *c, uint32_t h_client, uint32_t h_parent,
+		  uint32_t h_object, uint32_t cls, const void *params,
+		  uint32_t psize)
+{
+	uint8_t p[0x20 + 0x200];
+	int irq;
+
+	if (psize > sizeof(p) - 0x20)
+		return 0xffffffff;
+	memset(p, 0, sizeof(p));
+	put32(p, 0x00, h_client);
+	put32(p, 0x04, h_parent);
+	put32(p, 0x08, h_object);
+	put32(p, 0x0c, cls);
+	put32(p, 0x10, 0xffffffff);
+	put32(p, 0x14, psize);
+	if (psize)
+		memcpy(p + 0x20, params, psize);
+	/* 535.261.03's header length leaves the params out */
+	if (rpc(c, FN_GSP_RM_ALLOC, p, 0x20, psize, &irq))
+		return 0xffffffff;
+	T(c, "alloc class=0x%04x result=0x%x status=0x%x%s", cls,
+	  rep_result(c), get32(rep_payload(c), 0x10), irq_str(irq));
+	return rep_result(c) ? rep_result(c) : get32(rep_payload(c), 0x10);
+}
+
+uint32_t rp_free_obj(struct rp_client *c, uint32_t h_client,
+		     uint32_t h_object)
+{
+	return rm_free(c, h_client, h_object);
+}
+
+uint32_t rp_call(struct rp_client *c, uint32_t fn, const void *payload,
+		 uint32_t len)
+{
+	int irq;
+
+	if (rpc(c, fn, payload, len, 0, &irq))
+		return 0xffffffff;
+	T(c, "rpc fn=%u result=0x%x%s", fn, rep_result(c), irq_str(irq));
+	return rep_result(c);
+}
+
 /* ---- lifecycle ---- */
 
 struct rp_client *rp_new(const struct rp_transport *t)

@@ -87,6 +87,44 @@ int rp_ping(struct rp_client *c, uint64_t *rpc_ns, uint64_t *full_ns);
 /* Round trips of a cheap control and of a BAR0 read (rp_boot() first). */
 int rp_run_bench(struct rp_client *c, struct rp_bench *b);
 
+/*
+ * For modes built on the open device (copy.c): rp_open() is rp_boot()
+ * plus the init-time controls (the golden init up to its first
+ * allocation); rp_alloc() sends GSP_RM_ALLOC with @psize bytes of params
+ * and returns the RPC result, or the alloc status when that is 0;
+ * rp_free_obj() sends FREE; rp_call() sends any RPC and returns its result
+ * (0xffffffff when no reply came).
+ */
+int rp_open(struct rp_client *c);
+uint32_t rp_alloc(struct rp_client *c, uint32_t h_client, uint32_t h_parent,
+		  uint32_t h_object, uint32_t cls, const void *params,
+		  uint32_t psize);
+uint32_t rp_free_obj(struct rp_client *c, uint32_t h_client,
+		     uint32_t h_object);
+uint32_t rp_call(struct rp_client *c, uint32_t fn, const void *payload,
+		 uint32_t len);
+
+/*
+ * Copy-engine work (copy.c), after rp_open(): a CE channel in its own
+ * client, GPFIFO/pushbuffer/USERD/page tables/semaphore in @mem (guest
+ * memory at @iova, 2 MiB aligned, @size bytes), copies of @bytes from a
+ * source to two destinations in turn, two in flight, physical sysmem
+ * addressing. The first copy is compared in full, every later one at 64
+ * sampled words. @n copies (0: until killed). Prints PASS/FAIL lines
+ * (line-buffered) as it goes; 0 when everything verified.
+ */
+struct rp_copy {
+	uint8_t *mem;
+	uint64_t iova;
+	size_t size;
+	uint64_t bytes;
+	unsigned int n;
+	const struct rp_transport *t;
+};
+
+size_t rp_copy_mem_size(uint64_t bytes);
+int rp_run_copy(struct rp_client *c, const struct rp_copy *cp);
+
 /* First differing line of @got vs @want, or -1 if equal. */
 int rp_transcript_diff(const char *got, const char *want, char *why,
 		       size_t whylen);

@@ -7,6 +7,10 @@
  *   vgsp-gsp-replay UUID init        OpenRM init sequence vs golden init
  *   vgsp-gsp-replay UUID bad         bad-input suite + reset + fresh init
  *   vgsp-gsp-replay UUID bench [N]   RPC round trip vs BAR0 read (p50/p99)
+ *   vgsp-gsp-replay UUID copy [N [MIB]]
+ *                                    golden init up to its allocations, then
+ *                                    a copy channel and N copies of MIB MiB
+ *                                    (default 3 of 64; N 0: until killed)
  *
  * Prints "PASS name" / "FAIL name: reason" lines; the transcript goes to
  * /tmp/gsp-replay-<mode>.txt.
@@ -32,6 +36,7 @@
 #include "golden.h"
 
 #define DMA_IOVA	0x80000000ULL
+#define COPY_IOVA	0x100000000ULL	/* 2 MiB aligned, apart from the arena */
 
 struct vfio {
 	int container, group, fd, efd;
@@ -141,6 +146,64 @@ static int v_reset(void *ctx)
 	struct vfio *v = ctx;
 
 	return ioctl(v->fd, VFIO_DEVICE_RESET) ? -errno : 0;
+}
+
+/* The copy mode's memory: a second DMA window at COPY_IOVA. */
+static int map_copy_mem(struct vfio *v, size_t size, uint8_t **va)
+{
+	struct vfio_iommu_type1_dma_map map = { .argsz = sizeof(map) };
+	void *p = mmap(NULL, size, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+
+	if (p == MAP_FAILED)
+		return -errno;
+	map.flags = VFIO_DMA_MAP_FLAG_READ | VFIO_DMA_MAP_FLAG_WRITE;
+	map.vaddr = (uint64_t)(uintptr_t)p;
+	map.iova = COPY_IOVA;
+	map.size = size;
+	if (ioctl(v->container, VFIO_IOMMU_MAP_DMA, &map))
+		return -errno;
+	*va = p;
+	return 0;
+}
+
+static int run_copy(struct vfio *v, struct rp_client *c,
+		    const struct rp_transport *t, int argc, char **argv)
+{
+	struct rp_copy cp = { .iova = COPY_IOVA, .t = t, .n = 3 };
+	unsigned long mib = 64;
+	int ret;
+
+	/* the case reads this output from a file while it runs */
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (argc > 3)
+		cp.n = (unsigned int)strtoul(argv[3], NULL, 0);
+	if (argc > 4)
+		mib = strtoul(argv[4], NULL, 0);
+	if (!mib || mib > 256) {
+		printf("FAIL gsp_replay.copy.args: MIB must be 1..256\n");
+		return 2;
+	}
+	cp.bytes = (uint64_t)mib << 20;
+	cp.size = rp_copy_mem_size(cp.bytes);
+	ret = map_copy_mem(v, cp.size, &cp.mem);
+	if (ret) {
+		printf("FAIL gsp_replay.copy.memory: %zu bytes: %s\n", cp.size,
+		       strerror(-ret));
+		return 1;
+	}
+	if (rp_open(c)) {
+		printf("FAIL gsp_replay.copy.init: %s\n", rp_transcript(c)->buf);
+		return 1;
+	}
+	/* the golden init's transcript up to its allocations */
+	if (strncmp(rp_transcript(c)->buf, golden_init,
+		    strlen(rp_transcript(c)->buf))) {
+		printf("FAIL gsp_replay.copy.init: the transcript is not the golden init's beginning\n");
+		return 1;
+	}
+	printf("PASS gsp_replay.copy.init\n");
+	return rp_run_copy(c, &cp) ? 1 : 0;
 }
 
 static int parse_uuid(const char *s, uint8_t out[16])
@@ -264,7 +327,7 @@ int main(int argc, char **argv)
 	int ret;
 
 	if (argc < 2 || parse_uuid(argv[1], t.uuid)) {
-		fprintf(stderr, "usage: %s UUID [init|bad|bench [N]]\n",
+		fprintf(stderr, "usage: %s UUID [init|bad|bench [N]|copy [N [MIB]]]\n",
 			argv[0]);
 		return 2;
 	}
@@ -329,6 +392,8 @@ int main(int argc, char **argv)
 		free(b.rpc_ns);
 		free(b.full_ns);
 		free(b.bar0_ns);
+	} else if (!strcmp(mode, "copy")) {
+		ret = run_copy(&v, c, &t, argc, argv);
 	} else {
 		fprintf(stderr, "unknown mode %s\n", mode);
 		ret = 2;
