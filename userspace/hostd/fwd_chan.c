@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * fwd_chan.c - compute channels in a mirrored VA space (forwarding-map.md
- * §6, §8.7): channel group + subcontext + HOPPER_CHANNEL_GPFIFO_A with
- * DENY_PHYSICAL_MODE_CE | DENY_AUTH_LEVEL_PRIV, hostd's ring, pushbuffer,
- * fence and error notifier in hostd's window of the VA space, and a launch
- * that replays the guest's compute state, sends its QMD by VA and waits
- * for a host semaphore (or the error notifier).
+ * fwd_chan.c - compute and copy channels in a mirrored VA space
+ * (forwarding-map.md §6, §8.7): channel group + subcontext +
+ * HOPPER_CHANNEL_GPFIFO_A with DENY_PHYSICAL_MODE_CE | DENY_AUTH_LEVEL_PRIV,
+ * hostd's ring, pushbuffer, fence and error notifier in hostd's window of
+ * the VA space; a launch that replays the guest's compute state, sends its
+ * QMD by VA and waits for a host semaphore (or the error notifier); a copy
+ * between two VAs of the mirror that waits for the copy engine's semaphore.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -67,9 +68,18 @@ static int submit(struct hd_dev *d, struct hd_fwd_chan *c, const uint32_t *dw, s
 	return hd_ring_submit(d, &c->ring, &c->pbm, &c->gp_put, &c->pb_off, c->token, dw, n);
 }
 
+/* What a channel runs: the group's engine and the class it binds. */
+struct fwd_kind {
+	uint32_t engine, cls, subch;
+	void *params;
+	uint32_t params_size;
+	const char *what;
+};
+
 /* 0; -1 an RM call failed; -2 the channel was created but its first
  * pushbuffer did not complete (worth one retry with other ring memory) */
-static int open_once(struct hd_dev *d, struct hd_vas *v, struct hd_fwd_chan *c, int ringmem)
+static int open_once(struct hd_dev *d, struct hd_vas *v, struct hd_fwd_chan *c, int ringmem,
+		     const struct fwd_kind *k)
 {
 	memset(c, 0, sizeof(*c));
 	c->ring.map_fd = c->pbm.map_fd = c->fence.map_fd = c->notif.map_fd = -1;
@@ -86,10 +96,10 @@ static int open_once(struct hd_dev *d, struct hd_vas *v, struct hd_fwd_chan *c, 
 	struct nv_channel_group_alloc tsg;
 	memset(&tsg, 0, sizeof(tsg));
 	tsg.hVASpace = v->hvas;
-	tsg.engineType = NV2080_ENGINE_TYPE_GRAPHICS;
+	tsg.engineType = k->engine;
 	c->tsg = hd_new_handle(d);
 	if (rm_alloc(d, d->device, &c->tsg, KEPLER_CHANNEL_GROUP_A, &tsg, sizeof(tsg),
-		     "alloc KEPLER_CHANNEL_GROUP_A (fwd)")) {
+		     k->what)) {
 		c->tsg = 0;
 		return -1;
 	}
@@ -114,7 +124,7 @@ static int open_once(struct hd_dev *d, struct hd_vas *v, struct hd_fwd_chan *c, 
 	struct nv_work_submit_token tok = { 0xffffffffu };
 	if (rm_alloc(d, c->tsg, &c->chan, HOPPER_CHANNEL_GPFIFO_A, &ch, sizeof(ch),
 		     "alloc HOPPER_CHANNEL_GPFIFO_A (fwd, deny phys-CE/priv)") ||
-	    rm_alloc(d, c->chan, &c->gr, HOPPER_COMPUTE_A, NULL, 0, "alloc HOPPER_COMPUTE_A (fwd)") ||
+	    rm_alloc(d, c->chan, &c->gr, k->cls, k->params, k->params_size, k->what) ||
 	    rm_control(d, c->chan, NVC36F_CTRL_CMD_GPFIFO_GET_WORK_SUBMIT_TOKEN, &tok, sizeof(tok),
 		       "ctrl GET_WORK_SUBMIT_TOKEN (fwd)") ||
 	    rm_control(d, c->tsg, NVA06C_CTRL_CMD_GPFIFO_SCHEDULE, &sched, sizeof(sched),
@@ -124,23 +134,24 @@ static int open_once(struct hd_dev *d, struct hd_vas *v, struct hd_fwd_chan *c, 
 	c->gp_entries = HD_GP_ENTRIES;
 
 	/* entry 0: the pushbuffer lives above 2^40 (hostd's window), so set
-	 * the segment's extended base once; entry 1: bind the compute class
-	 * on subchannel 1 and release the fence */
+	 * the segment's extended base once; entry 1: bind the class on its
+	 * subchannel and release the fence */
 	volatile uint64_t *gp = c->ring.cpu;
 	gp[0] = hd_gpfifo_ext_base(c->pbm.va);
 	c->gp_put = 1;
 	uint32_t buf[16];
 	struct pb p;
 	pb_init(&p, buf, 16);
-	pb_set_object(&p, PB_SUBCH_COMPUTE, HOPPER_COMPUTE_A);
+	pb_set_object(&p, k->subch, k->cls);
 	pb_host_sem_release(&p, c->fence.va, ++c->seq);
 	if (p.overflow || submit(d, c, buf, p.len))
 		return -1;
 	uint32_t rc = 0;
 	int r = wait_fence(c, c->seq, FWD_OPEN_TIMEOUT_NS, &rc);
 	if (d->log)
-		fprintf(d->log, "fwd channel: token 0x%x ring %s va 0x%llx pushbuffer va 0x%llx fence va "
+		fprintf(d->log, "fwd %s channel: token 0x%x ring %s va 0x%llx pushbuffer va 0x%llx fence va "
 			"0x%llx: first segment %s (GP_GET %u, notifier info32 %u)\n",
+			k->cls == HOPPER_DMA_COPY_A ? "copy" : "compute",
 			c->token, c->vid_ring ? "vidmem" : "sysmem", (unsigned long long)c->ring.va,
 			(unsigned long long)c->pbm.va, (unsigned long long)c->fence.va,
 			r ? (r == -EFAULT ? "RC" : "timed out") : "done",
@@ -152,24 +163,77 @@ static int open_once(struct hd_dev *d, struct hd_vas *v, struct hd_fwd_chan *c, 
 	return 0;
 }
 
-int hd_fwd_chan_open(struct hd_dev *d, struct hd_vas *v, struct hd_fwd_chan *c)
+static int open_kind(struct hd_dev *d, struct hd_vas *v, struct hd_fwd_chan *c,
+		     const struct fwd_kind *k)
 {
 	if (!v->hvas || !v->hvirt)
 		return -1;
-	int r = open_once(d, v, c, HD_MEM_SYS);
+	int r = open_once(d, v, c, HD_MEM_SYS, k);
 	if (r == -2) {
 		/* sysmem GPFIFO/USERD did not run: the bring-up hostd verified
 		 * on the GPU has them in vidmem (BAR1) */
 		hd_fwd_chan_close(d, c);
 		if (d->log)
 			fprintf(d->log, "fwd channel: retrying with the ring and pushbuffer in vidmem\n");
-		r = open_once(d, v, c, HD_MEM_VID);
+		r = open_once(d, v, c, HD_MEM_VID, k);
 	}
 	if (r) {
 		hd_fwd_chan_close(d, c);
 		return -1;
 	}
 	return 0;
+}
+
+int hd_fwd_chan_open(struct hd_dev *d, struct hd_vas *v, struct hd_fwd_chan *c)
+{
+	static const struct fwd_kind gr = {
+		NV2080_ENGINE_TYPE_GRAPHICS, HOPPER_COMPUTE_A, PB_SUBCH_COMPUTE,
+		NULL, 0, "fwd compute channel (deny phys-CE/priv)"
+	};
+
+	return open_kind(d, v, c, &gr);
+}
+
+int hd_fwd_ce_open(struct hd_dev *d, struct hd_vas *v, struct hd_fwd_chan *c,
+		   unsigned int copy_index)
+{
+	struct nvb0b5_alloc cea = { 1, NV2080_ENGINE_TYPE_COPY0 + copy_index };
+	struct fwd_kind ce = {
+		cea.engineType, HOPPER_DMA_COPY_A, PB_SUBCH_COPY,
+		&cea, sizeof(cea), "fwd copy channel (deny phys-CE/priv)"
+	};
+
+	if (copy_index > 9)
+		return -1;
+	return open_kind(d, v, c, &ce);
+}
+
+int hd_fwd_copy(struct hd_dev *d, struct hd_fwd_chan *c,
+		const struct hd_copy *cp, uint64_t timeout_ns, uint32_t *rc)
+{
+	uint32_t buf[32];
+	uint32_t payload = c->seq + 1;
+	long len;
+	int r;
+
+	if (rc)
+		*rc = 0;
+	c->t_submit_ns = c->t_done_ns = 0;
+	if (c->dead || !c->chan)
+		return -EIO;
+	len = hd_fwd_encode_copy(buf, 32, cp, c->fence.va, payload);
+	if (len < 0)
+		return -EINVAL;	/* refused before anything reached the GPU */
+	c->seq = payload;
+	if (submit(d, c, buf, (size_t)len)) {
+		c->dead = true;
+		return -EIO;
+	}
+	c->t_submit_ns = hd_now_ns();
+	r = wait_fence(c, payload, timeout_ns, rc);
+	if (!r)
+		c->t_done_ns = hd_now_ns();
+	return r;
 }
 
 int hd_fwd_launch(struct hd_dev *d, struct hd_fwd_chan *c,

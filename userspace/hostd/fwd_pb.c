@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * fwd_pb.c - the pushbuffer of a forwarded compute launch and the GPFIFO
- * control entry for pushbuffers above 2^40 (pure; see hostd_fwd.h).
+ * fwd_pb.c - the pushbuffers of a forwarded compute launch and of a
+ * forwarded copy, and the GPFIFO control entry for pushbuffers above 2^40
+ * (pure; see hostd_fwd.h).
  */
 #include "hostd_fwd.h"
 #include "pb.h"
@@ -43,4 +44,39 @@ long hd_fwd_encode_launch(uint32_t *buf, size_t cap, const struct hd_mthd *m, si
 	    p.overflow)
 		return -1;
 	return (long)p.len;
+}
+
+long hd_fwd_encode_copy(uint32_t *buf, size_t cap, const struct hd_copy *c,
+			uint64_t fence_va, uint32_t payload)
+{
+	uint32_t ld = C8B5_LD_XFER_NON_PIPELINED | C8B5_LD_FLUSH_ENABLE |
+		      C8B5_LD_SRC_PITCH | C8B5_LD_DST_PITCH |
+		      C8B5_LD_SEM_RELEASE_ONE_WORD;
+	uint32_t off[4] = { (uint32_t)(c->src >> 32), (uint32_t)c->src,
+			    (uint32_t)(c->dst >> 32), (uint32_t)c->dst };
+	uint32_t sem[3] = { (uint32_t)(fence_va >> 32), (uint32_t)fence_va,
+			    payload };
+	struct pb p;
+
+	/* the methods are 32 bits wide; the VAs 57 */
+	if (!c->line_bytes || c->line_bytes > UINT32_MAX || !c->lines ||
+	    (c->lines > 1 && (c->pitch_in > UINT32_MAX ||
+			      c->pitch_out > UINT32_MAX)) ||
+	    (c->src | c->dst) >> 57)
+		return -1;
+	pb_init(&p, buf, cap);
+	pb_inc(&p, PB_SUBCH_COPY, C8B5_OFFSET_IN_UPPER, off, 4);
+	if (c->lines > 1) {
+		uint32_t geo[4] = { (uint32_t)c->pitch_in, (uint32_t)c->pitch_out,
+				    (uint32_t)c->line_bytes, c->lines };
+
+		pb_inc(&p, PB_SUBCH_COPY, C8B5_PITCH_IN, geo, 4);
+		ld |= C8B5_LD_MULTI_LINE;
+	} else {
+		pb_mthd2(&p, PB_SUBCH_COPY, C8B5_LINE_LENGTH_IN,
+			 (uint32_t)c->line_bytes, 1);
+	}
+	pb_inc(&p, PB_SUBCH_COPY, C8B5_SET_SEMAPHORE_A, sem, 3);
+	pb_mthd1(&p, PB_SUBCH_COPY, C8B5_LAUNCH_DMA, ld);
+	return p.overflow ? -1 : (long)p.len;
 }

@@ -268,6 +268,36 @@ int ptm_replace(struct pt_mirror *pm, const struct hd_run *runs, size_t nruns,
 	return 0;
 }
 
+bool ptm_covers(const struct pt_mirror *pm, uint64_t va, uint64_t len,
+		bool write)
+{
+	size_t lo = 0, hi = pm->nruns;
+	uint64_t end;
+
+	if (!len || va > UINT64_MAX - len || hd_va_region(va, len) < 0)
+		return false;
+	end = va + len;
+	/* the first run that ends after va */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct hd_run *r = &pm->runs[mid];
+
+		if (r->va + r->len <= va)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* then runs must follow each other without a gap up to end */
+	for (; lo < pm->nruns && va < end; lo++) {
+		const struct hd_run *r = &pm->runs[lo];
+
+		if (r->va > va || (write && r->ro))
+			return false;
+		va = r->va + r->len;
+	}
+	return va >= end;
+}
+
 void ptm_free(struct pt_mirror *pm)
 {
 	free(pm->runs);

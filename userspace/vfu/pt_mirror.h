@@ -59,6 +59,14 @@ int ptm_splice(struct pt_mirror *pm, const struct ptm_range *r, size_t nr,
 int ptm_replace(struct pt_mirror *pm, const struct hd_run *runs, size_t nruns,
 		const struct ptm_tab *tabs, size_t ntabs);
 
+/*
+ * Whether the mirror maps every byte of [va, va + len) (writable too when
+ * @write), and inside one of the host VA space's two reservations (what
+ * hd_vas_sync can map: hd_va_region). len 0 or a wrapping range: false.
+ */
+bool ptm_covers(const struct pt_mirror *pm, uint64_t va, uint64_t len,
+		bool write);
+
 void ptm_free(struct pt_mirror *pm);
 
 #endif

@@ -160,6 +160,41 @@ int hd_fwd_launch(struct hd_dev *d, struct hd_fwd_chan *c,
 		  uint64_t timeout_ns, uint32_t *rc);
 void hd_fwd_chan_close(struct hd_dev *d, struct hd_fwd_chan *c);
 
+/* ---- copy channels in a mirrored VA space ------------------------------- */
+/*
+ * A copy: @lines lines of @line_bytes, @pitch_* apart, from VA @src to VA
+ * @dst of the channel's VA space (pitch layouts; the host CE reads and
+ * writes only what the mirror maps).
+ */
+struct hd_copy {
+	uint64_t src, dst, line_bytes, pitch_in, pitch_out;
+	uint32_t lines;
+};
+/*
+ * A HOPPER_DMA_COPY_A channel on copy engine @copy_index in @v: its own
+ * channel group, DENY_PHYSICAL_MODE_CE | DENY_AUTH_LEVEL_PRIV like the
+ * compute channels, so it copies only between VAs of the mirror. The
+ * struct is hd_fwd_chan's (c->gr holds the copy object). 0 or -1.
+ */
+int hd_fwd_ce_open(struct hd_dev *d, struct hd_vas *v, struct hd_fwd_chan *c,
+		   unsigned int copy_index);
+/*
+ * Run @cp on copy channel @c and wait for its semaphore (one-word release
+ * into the fence after the flush). 0; -EINVAL refused before it reached
+ * the GPU (line longer than 4 GiB, 57-bit VA...); -EFAULT RC (*rc =
+ * notifier info32); -ETIMEDOUT; -EIO. Errors but -EINVAL mark @c dead.
+ * Sets t_submit_ns / t_done_ns like hd_fwd_launch().
+ */
+int hd_fwd_copy(struct hd_dev *d, struct hd_fwd_chan *c,
+		const struct hd_copy *cp, uint64_t timeout_ns, uint32_t *rc);
+/* (pure) hd_fwd_copy()'s pushbuffer: OFFSET_IN/OUT, then LINE_LENGTH_IN +
+ * LINE_COUNT 1 (one line) or PITCH_IN/OUT + LINE_LENGTH_IN + LINE_COUNT
+ * (several, MULTI_LINE), SET_SEMAPHORE_A..PAYLOAD, LAUNCH_DMA (pitch both
+ * sides, virtual, non-pipelined, flush, one-word release). -1 for what
+ * the methods cannot carry, else dwords written (14, or 16 multi-line). */
+long hd_fwd_encode_copy(uint32_t *buf, size_t cap, const struct hd_copy *c,
+			uint64_t fence_va, uint32_t payload);
+
 /* (added, pure) the pushbuffer hd_fwd_launch() submits: @m on subchannel
  * 1 (consecutive methods share one incrementing header), SEND_PCAS_A +
  * SEND_SIGNALING_PCAS2_B(INVALIDATE_COPY_SCHEDULE), host SEM_ADDR_LO..

@@ -2,7 +2,8 @@
 /*
  * test_fwd.c - the pure parts of hostd_fwd.h: the map/unmap planner, the
  * split of guest runs at the host VA space's reservations, the driver
- * version gate and the pushbuffer of a forwarded launch.
+ * version gate and the pushbuffers of a forwarded launch and copy (the
+ * copy's run through hostd's copy-class interpreter on host memory).
  *
  * Expected pushbuffer dwords are derived by hand from the class headers
  * (method header SEC_OP 31:29 | COUNT 28:16 | SUBCH 15:13 | ADDR>>2 11:0):
@@ -28,6 +29,7 @@
 
 #include "hostd_fwd.h"
 #include "pb.h"
+#include "ce_interp.h"
 
 #define KiB 1024ull
 #define MiB (1024ull * KiB)
@@ -400,6 +402,87 @@ static void test_gpfifo_extended_base(void **s)
 			 0x0000280012345600ull);
 }
 
+/* ---- the copy: run through the copy-class interpreter ------------------ */
+
+#define CP_VA 0x200000ull	/* one region: source, destination, fence */
+#define CP_SIZE 0x10000ull
+
+static int run_copy(uint8_t *mem, const struct hd_copy *c, uint32_t payload)
+{
+	struct vgsp_regions t = { .n = 0 };
+	struct vgsp_be_mem m = { CP_VA, CP_SIZE, mem, 0 };
+	struct ce_interp ci;
+	uint32_t seg[48];
+	struct pb p;
+	long n;
+
+	assert_int_equal(vgsp_regions_add(&t, &m), 0);
+	pb_init(&p, seg, 48);
+	pb_set_object(&p, PB_SUBCH_COPY, 0xC8B5u);
+	n = hd_fwd_encode_copy(seg + p.len, 48 - p.len, c, CP_VA + CP_SIZE - 4, payload);
+	if (n < 0)
+		return -1;
+	ce_interp_init(&ci, &t, 1);
+	assert_int_equal(ce_interp_run(&ci, seg, p.len + (size_t)n), 0);
+	assert_int_equal(ci.copies, 1);
+	return 0;
+}
+
+static void test_encode_copy_runs(void **s)
+{
+	(void)s;
+	static uint8_t mem[CP_SIZE];
+	uint32_t fence;
+	/* one line: 0x3000 bytes from +0x1000 to +0x8000 */
+	const struct hd_copy one = { CP_VA + 0x1000, CP_VA + 0x8000, 0x3000, 0, 0, 1 };
+	/* three lines of 0x100, source pitch 0x400, destination pitch 0x200 */
+	const struct hd_copy three = { CP_VA + 0x4000, CP_VA + 0xc000, 0x100, 0x400, 0x200, 3 };
+
+	for (unsigned i = 0; i < CP_SIZE; i++)
+		mem[i] = (uint8_t)(i * 7 + (i >> 8));
+	memset(mem + 0x8000, 0, 0x8000);
+	assert_int_equal(run_copy(mem, &one, 5), 0);
+	assert_memory_equal(mem + 0x8000, mem + 0x1000, 0x3000);
+	memcpy(&fence, mem + CP_SIZE - 4, 4);
+	assert_int_equal(fence, 5);
+	assert_int_equal(mem[0xb000], 0);	/* not a byte past the line */
+
+	assert_int_equal(run_copy(mem, &three, 6), 0);
+	for (unsigned l = 0; l < 3; l++)
+		assert_memory_equal(mem + 0xc000 + 0x200 * l, mem + 0x4000 + 0x400 * l, 0x100);
+	assert_int_equal(mem[0xc100], 0);	/* the gap between two lines */
+	memcpy(&fence, mem + CP_SIZE - 4, 4);
+	assert_int_equal(fence, 6);
+}
+
+static void test_encode_copy_refusals(void **s)
+{
+	(void)s;
+	uint32_t buf[32];
+	const struct hd_copy ok = { 0x1000, 0x2000, 0x1000, 0, 0, 1 };
+	struct hd_copy c = ok;
+
+	assert_int_equal(hd_fwd_encode_copy(buf, 32, &ok, FENCE_VA, 1), 14);
+	c.line_bytes = 0;
+	assert_int_equal(hd_fwd_encode_copy(buf, 32, &c, FENCE_VA, 1), -1);
+	c = ok;
+	c.line_bytes = 1ull << 32;	/* LINE_LENGTH_IN is 32 bits */
+	assert_int_equal(hd_fwd_encode_copy(buf, 32, &c, FENCE_VA, 1), -1);
+	c = ok;
+	c.lines = 0;
+	assert_int_equal(hd_fwd_encode_copy(buf, 32, &c, FENCE_VA, 1), -1);
+	c = ok;
+	c.lines = 2;
+	c.pitch_in = 1ull << 32;	/* so are the pitches */
+	assert_int_equal(hd_fwd_encode_copy(buf, 32, &c, FENCE_VA, 1), -1);
+	c.pitch_in = 0x1000;
+	assert_int_equal(hd_fwd_encode_copy(buf, 32, &c, FENCE_VA, 1), 16);
+	c = ok;
+	c.dst = 1ull << 57;		/* past the 57-bit VA */
+	assert_int_equal(hd_fwd_encode_copy(buf, 32, &c, FENCE_VA, 1), -1);
+	assert_int_equal(hd_fwd_encode_copy(buf, 13, &ok, FENCE_VA, 1), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -417,6 +500,8 @@ int main(void)
 		cmocka_unit_test(test_encode_launch_roundtrip),
 		cmocka_unit_test(test_encode_launch_refusals),
 		cmocka_unit_test(test_gpfifo_extended_base),
+		cmocka_unit_test(test_encode_copy_runs),
+		cmocka_unit_test(test_encode_copy_refusals),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -4,6 +4,7 @@
  * tests: no GPU, every call recorded in fake_rm so a test can check what
  * the backend asked RM for, and each call's answer can be forced.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -60,6 +61,9 @@ int hd_backing_register(struct hd_dev *d, void *cpu, uint64_t size,
 	b->cpu = cpu;
 	b->size = size;
 	fake_rm.registered++;
+	if (fake_rm.nmem < 16)
+		fake_rm.mem[fake_rm.nmem++] = (typeof(fake_rm.mem[0])){
+			b->h, cpu, size };
 	return 0;
 }
 
@@ -133,6 +137,73 @@ int hd_fwd_launch(struct hd_dev *d, struct hd_fwd_chan *c,
 
 void hd_fwd_chan_close(struct hd_dev *d, struct hd_fwd_chan *c)
 {
-	fake_rm.chan_closes++;
+	if (c->gr == 0xce)
+		fake_rm.ce_closes++;
+	else
+		fake_rm.chan_closes++;
 	memset(c, 0, sizeof(*c));
+}
+
+int hd_fwd_ce_open(struct hd_dev *d, struct hd_vas *v, struct hd_fwd_chan *c,
+		   unsigned int copy_index)
+{
+	memset(c, 0, sizeof(*c));
+	if (fake_rm.ce_open_fails) {
+		fake_rm.ce_open_fails--;
+		return -1;
+	}
+	c->chan = fake_rm.next++;
+	c->gr = 0xce;
+	fake_rm.ce_engine = copy_index;
+	fake_rm.ce_opens++;
+	return 0;
+}
+
+/* The host pointer behind mirrored VA @va (the last sync's runs). */
+static uint8_t *fake_va(uint64_t va)
+{
+	size_t i;
+	unsigned int j;
+
+	for (i = 0; i < fake_rm.nruns; i++) {
+		const struct hd_run *r = &fake_rm.runs[i];
+
+		if (va < r->va || va - r->va >= r->len)
+			continue;
+		for (j = 0; j < fake_rm.nmem; j++)
+			if (fake_rm.mem[j].h == r->hmem &&
+			    r->off + (va - r->va) < fake_rm.mem[j].size)
+				return fake_rm.mem[j].cpu + r->off + (va - r->va);
+	}
+	return NULL;
+}
+
+/* The "GPU" copies byte by byte through the mirror; unmapped = RC 31. */
+int hd_fwd_copy(struct hd_dev *d, struct hd_fwd_chan *c,
+		const struct hd_copy *cp, uint64_t timeout_ns, uint32_t *rc)
+{
+	uint64_t l, i;
+
+	fake_rm.last_copy = *cp;
+	if (fake_rm.copy_rc) {
+		*rc = 31;
+		c->dead = true;
+		return fake_rm.copy_rc;
+	}
+	c->t_submit_ns = fake_now();
+	for (l = 0; l < cp->lines; l++)
+		for (i = 0; i < cp->line_bytes; i++) {
+			uint8_t *s = fake_va(cp->src + l * cp->pitch_in + i);
+			uint8_t *t = fake_va(cp->dst + l * cp->pitch_out + i);
+
+			if (!s || !t) {
+				*rc = 31;
+				c->dead = true;
+				return -EFAULT;
+			}
+			*t = *s;
+		}
+	fake_rm.copies++;
+	c->t_done_ns = fake_now();
+	return 0;
 }

@@ -13,6 +13,7 @@ struct fake_rm {
 	int open_fails, register_fails, launch_rc;
 	uint64_t launch_ns;		/* a launch's time on the "GPU" */
 	uint64_t sync_ns;		/* a mirror sync's time in "RM" */
+	int ce_open_fails, copy_rc;	/* forced answers for copy channels */
 	/* calls */
 	unsigned int registered, unregistered, vas_created, vas_destroyed;
 	unsigned int syncs, chan_opens, chan_closes, launches, closed;
@@ -22,6 +23,12 @@ struct fake_rm {
 	uint64_t qmd_va;
 	struct hd_mthd mthd[FAKE_RM_MTHDS];	/* the last launch's replay */
 	size_t nmthd, nmthd_total;
+	/* copy channels and copies, done on the registered memory */
+	unsigned int ce_opens, ce_closes, copies;
+	unsigned int ce_engine;		/* the last copy channel's engine */
+	struct hd_copy last_copy;
+	struct { uint32_t h; uint8_t *cpu; uint64_t size; } mem[16];
+	unsigned int nmem;
 };
 
 extern struct fake_rm fake_rm;

@@ -7,7 +7,9 @@
  * mirror resyncs only after a guest TLB invalidate; the launch replays the
  * channel's compute state in order, once; a GPU fault is the guest
  * channel's MMU fault; a freed channel frees the host channel and its
- * mirror; a refused GPU means no instance.
+ * mirror; a refused GPU means no instance. A copy between two mirrored
+ * VAs runs on a host copy channel (the fake copies through the mirror);
+ * fills and anything the mirror does not map stay on the CPU.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -79,6 +81,9 @@ static int setup(void **state)
 	fake_fe_init(&f->fe, RAM_IOVA, RAM_SIZE);
 	f->dev = vgsp_dev_create_opts(p, uuid, 8, &fake_fe_ops, &f->fe, &o);
 	assert_non_null(f->dev);
+	/* Bus Master Enable: the core's own DMA (CPU copies) needs it */
+	assert_int_equal(vgsp_dev_cfg_write(f->dev, 4, (u8[2]){ 0x6, 0 }, 2),
+			 0);
 	/* the client maps its RAM: registered with the GPU */
 	assert_int_equal(vfu_hostd_dma_added(f->h, RAM_IOVA, RAM_SIZE,
 					     f->fe.mem), 0);
@@ -666,6 +671,172 @@ static void test_fault_and_free(void **state)
 	assert_int_equal(fake_rm.vas_destroyed, 1);
 }
 
+/* A copy on subchannel 4 (HOPPER_DMA_COPY_A bound on the GR channel). */
+#define M4(m, n)	(0x20000000 | (n) << 16 | 4 << 13 | (m) >> 2)
+#define LD_COPY		0x182	/* non-pipelined, pitch in and out, virtual */
+#define LD_COPY_LINES	0x382	/* ... multi-line */
+#define LD_FILL		0x582	/* ... remap (constant fill) */
+
+static u32 ram_rd(struct fx *f, u64 off)
+{
+	return vgsp_get32(f->fe.mem, off);
+}
+
+static void test_copy_runs_on_the_gpu(void **state)
+{
+	struct fx *f = *state;
+	const u32 pb[] = {
+		0x20018000, 0xc8b5,
+		M4(0x400, 4), 0, 0x100000, 0, 0x200000,	/* FB VA -> RAM VA */
+		M4(0x418, 2), 0x2000, 1,
+		M4(0x300, 1), LD_COPY,
+	};
+	const u32 lines[] = {
+		M4(0x400, 4), 0, 0x180000, 0, 0x203000,
+		M4(0x410, 4), 0x400, 0x200, 0x100, 4,	/* pitches, length, count */
+		M4(0x300, 1), LD_COPY_LINES,
+	};
+	u32 i;
+
+	make_channel(f);
+	vgsp_dev_lock(f->dev);
+	for (i = 0; i < 0x2000; i += 4)
+		put(f, VA_PA + 0x100000 + i, 0xa5000000 | i, 4);
+	for (i = 0; i < 0x1000; i += 4)
+		put(f, VA_PA + 0x180000 + i, 0x5a000000 | i, 4);
+	vgsp_dev_unlock(f->dev);
+	submit(f, pb, VGSP_ARRAY_SIZE(pb));
+	assert_false(chan_stopped(f));
+	assert_int_equal(fake_rm.copies, 1);
+	assert_int_equal(fake_rm.ce_opens, 1);
+	assert_int_equal(fake_rm.last_copy.src, 0x100000);
+	assert_int_equal(fake_rm.last_copy.dst, 0x200000);
+	assert_int_equal(fake_rm.last_copy.line_bytes, 0x2000);
+	for (i = 0; i < 0x2000; i += 4)
+		assert_int_equal(ram_rd(f, i), 0xa5000000 | i);
+	assert_int_equal(stat(f, "ce_cpu_fill"), 0);
+	assert_int_equal(stat(f, "ce_copies"), 1);
+	assert_int_equal(stat(f, "ce_bytes"), 0x2000);
+
+	/* several lines in one copy, the same channel, no second mirror */
+	submit(f, lines, VGSP_ARRAY_SIZE(lines));
+	assert_false(chan_stopped(f));
+	assert_int_equal(fake_rm.copies, 2);
+	assert_int_equal(fake_rm.ce_opens, 1);
+	assert_int_equal(fake_rm.vas_created, 1);
+	assert_int_equal(fake_rm.last_copy.lines, 4);
+	assert_int_equal(fake_rm.last_copy.pitch_in, 0x400);
+	for (i = 0; i < 4; i++) {
+		assert_int_equal(ram_rd(f, 0x3000 + 0x200 * i),
+				 0x5a000000 | (0x400 * i));
+		assert_int_equal(ram_rd(f, 0x3000 + 0x200 * i + 0xfc),
+				 0x5a000000 | (0x400 * i + 0xfc));
+		assert_int_equal(ram_rd(f, 0x3000 + 0x200 * i + 0x100), 0);
+	}
+
+	/* the channel goes: its copy channel and the mirror with it */
+	vgsp_dev_lock(f->dev);
+	vgsp_fifo_reset(f->dev);
+	vgsp_dev_unlock(f->dev);
+	assert_int_equal(fake_rm.ce_closes, 1);
+	assert_int_equal(fake_rm.vas_destroyed, 1);
+}
+
+/* The channel freed and made again, its USERD as a driver sets it up. */
+static void renew_channel(struct fx *f)
+{
+	vgsp_dev_lock(f->dev);
+	vgsp_fifo_reset(f->dev);
+	put(f, USERD_PA + VGSP_USERD_GP_GET, 0, 4);
+	put(f, USERD_PA + VGSP_USERD_GP_PUT, 0, 4);
+	vgsp_dev_unlock(f->dev);
+	f->gp_put = 0;
+	make_channel(f);
+}
+
+/*
+ * Fills stay on the CPU; a copy that reaches a page the mirror does not
+ * map is not given to the GPU (the CPU then finds it unmapped too: the
+ * channel's MMU fault, as on hardware); an RC of the host copy channel is
+ * the guest channel's MMU fault, and the next copy gets a new channel.
+ */
+static void test_copy_fallbacks_and_fault(void **state)
+{
+	struct fx *f = *state;
+	const u32 fill[] = {
+		0x20018000, 0xc8b5,
+		M4(0x700, 3), 0x77, 0, 0x00000004,	/* const A, 1 x 1 byte */
+		M4(0x408, 2), 0, 0x200100,
+		M4(0x418, 2), 0x10, 1,
+		M4(0x300, 1), LD_FILL,
+	};
+	const u32 hole[] = {
+		M4(0x400, 4), 0, 0x100000, 0, 0x201800,	/* runs into 0x202000 */
+		M4(0x418, 2), 0x1000, 1,
+		M4(0x300, 1), LD_COPY,
+	};
+	const u32 one[] = {
+		0x20018000, 0xc8b5,
+		M4(0x400, 4), 0, 0x100000, 0, 0x200000,
+		M4(0x418, 2), 0x100, 1,
+		M4(0x300, 1), LD_COPY,
+	};
+
+	make_channel(f);
+	submit(f, fill, VGSP_ARRAY_SIZE(fill));
+	assert_false(chan_stopped(f));
+	assert_int_equal(ram_rd(f, 0x100), 0x77777777);
+	assert_int_equal(fake_rm.copies, 0);
+	assert_int_equal(stat(f, "ce_cpu_fill"), 1);
+
+	submit(f, hole, VGSP_ARRAY_SIZE(hole));
+	assert_true(chan_stopped(f));
+	assert_int_equal(fb_rd(f, ERRNOT_PA + 8), 31);
+	assert_int_equal(fake_rm.copies, 0);
+	assert_int_equal(stat(f, "ce_cpu_unmirrored"), 1);
+
+	/* a new channel; the GPU's copy channel RCs */
+	renew_channel(f);
+	fake_rm.copy_rc = -EFAULT;
+	submit(f, one, VGSP_ARRAY_SIZE(one));
+	assert_true(chan_stopped(f));
+	assert_int_equal(fb_rd(f, ERRNOT_PA + 8), 31);
+	assert_int_equal(stat(f, "ce_faults"), 1);
+	renew_channel(f);
+	fake_rm.copy_rc = 0;
+	submit(f, one, VGSP_ARRAY_SIZE(one));
+	assert_false(chan_stopped(f));
+	assert_int_equal(fake_rm.copies, 1);
+	assert_int_equal(fake_rm.ce_opens, 2);	/* the RC'd one was replaced */
+}
+
+/* No copy channel at all: copies stay on the CPU, and are right. */
+static void test_copy_without_channel(void **state)
+{
+	struct fx *f = *state;
+	const u32 pb[] = {
+		0x20018000, 0xc8b5,
+		M4(0x400, 4), 0, 0x100000, 0, 0x200000,
+		M4(0x418, 2), 0x40, 1,
+		M4(0x300, 1), LD_COPY,
+	};
+	u32 i;
+
+	make_channel(f);
+	vgsp_dev_lock(f->dev);
+	for (i = 0; i < 0x40; i += 4)
+		put(f, VA_PA + 0x100000 + i, 0xc3000000 | i, 4);
+	vgsp_dev_unlock(f->dev);
+	fake_rm.ce_open_fails = 1000;
+	submit(f, pb, VGSP_ARRAY_SIZE(pb));
+	assert_false(chan_stopped(f));
+	assert_int_equal(fake_rm.copies, 0);
+	for (i = 0; i < 0x40; i += 4)
+		assert_int_equal(ram_rd(f, i), 0xc3000000 | i);
+	assert_int_equal(stat(f, "ce_cpu_no_channel"), 1);
+	assert_int_equal(stat(f, "ce_open_errors"), 1);
+}
+
 static void test_refused_gpu_means_no_instance(void **state)
 {
 	const struct vgsp_profile *p = vgsp_profile_find("h100-10g");
@@ -700,6 +871,12 @@ int main(void)
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fault_and_free, setup,
 						teardown),
+		cmocka_unit_test_setup_teardown(test_copy_runs_on_the_gpu,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_copy_fallbacks_and_fault,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_copy_without_channel,
+						setup, teardown),
 		cmocka_unit_test(test_refused_gpu_means_no_instance),
 	};
 

@@ -157,6 +157,34 @@ static void test_splice_drops_what_went(void **state)
 	ptm_free(&pm);
 }
 
+/* What a forwarded copy may use: every byte mapped, in one reservation. */
+static void test_covers(void **state)
+{
+	struct hd_run runs[] = {
+		{ 0x200000, 0x2000, 7, 0, false },
+		{ 0x202000, 0x1000, 8, 0, true },	/* read-only */
+		{ 0x204000, 0x1000, 7, 0x3000, false },	/* after a hole */
+		{ 0xfffff000, 0x21000, 9, 0, false },	/* across 4 GiB */
+	};
+	struct pt_mirror pm = { .runs = runs, .nruns = 4 };
+
+	(void)state;
+	assert_true(ptm_covers(&pm, 0x200000, 0x2000, true));
+	assert_true(ptm_covers(&pm, 0x201ff0, 0x20, false));	/* two runs */
+	assert_false(ptm_covers(&pm, 0x201ff0, 0x20, true));	/* ro */
+	assert_true(ptm_covers(&pm, 0x202800, 0x100, false));
+	assert_false(ptm_covers(&pm, 0x202800, 0x1900, false));	/* hole */
+	assert_false(ptm_covers(&pm, 0x1ff000, 0x2000, false));	/* before */
+	assert_false(ptm_covers(&pm, 0x204000, 0x1001, false));	/* after */
+	assert_false(ptm_covers(&pm, 0x200000, 0, false));
+	assert_false(ptm_covers(&pm, ~0ULL - 0xf, 0x20, false));	/* wraps */
+	/* mapped, but [4 GiB, 4.5 GiB) is the host RM's own range */
+	assert_true(ptm_covers(&pm, 0xfffff000, 0x1000, true));
+	assert_false(ptm_covers(&pm, 0xfffff000, 0x2000, true));
+	pm.nruns = 0;
+	assert_false(ptm_covers(&pm, 0x200000, 1, false));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -164,6 +192,7 @@ int main(void)
 		cmocka_unit_test(test_system_memory_tables_are_always_dirty),
 		cmocka_unit_test(test_splice_replaces_only_the_ranges),
 		cmocka_unit_test(test_splice_drops_what_went),
+		cmocka_unit_test(test_covers),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
