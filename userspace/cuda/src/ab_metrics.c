@@ -73,6 +73,19 @@ void ab_classify(const char *m, struct ab_class *c)
 		}
 		return;
 	}
+	if (sscanf(m, "copy_dtod_%lu_gbps", &bytes) == 1 && ends_with(m, "_gbps")) {
+		/* device -> device: the GPU moves the bytes on both sides; libcuda
+		 * 535 issues each copy as a kernel, so small ones (many per event
+		 * pair) measure the guest's launch rate under TCG */
+		if (bytes >= BULK_COPY_MIN_BYTES) {
+			set(c, "device copy", +1, 90.0, ">= 90%");
+			bound(c, AB_BOUND_GPU);
+		} else {
+			set(c, "small copy", +1, 0.0, "none agreed");
+			bound(c, AB_BOUND_GUEST);
+		}
+		return;
+	}
 	if (!strcmp(m, "kernel_fma_gflops")) {
 		set(c, "compute", +1, 95.0, ">= 95%");
 		bound(c, AB_BOUND_GPU);

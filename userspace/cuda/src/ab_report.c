@@ -6,7 +6,7 @@
  *
  * usage: ab-report [--schema SCHEMA.json] [--strict] [--md OUT.md]
  *                  [--svg OUT.svg] [--devices-may-differ]
- *                  [--bound GLOB=LABEL]... A.json B.json
+ *                  [--bound GLOB=LABEL]... [--ref LABEL=R.json]... A.json B.json
  * Refuses (exit 2) inputs that are invalid, or whose device or run_cfg
  * differ: such a ratio would compare different workloads. Exit 1 with
  * --strict when a metric misses its target or a side failed verification.
@@ -14,6 +14,10 @@
  * presents another name than the GPU that runs its work; both names are
  * printed. --bound: relabel what bounds the matching metrics (the default
  * labels and their meaning: ab_metrics.h; first matching --bound wins).
+ * --ref LABEL=R.json: another run of the same run_cfg (e.g. A with sparse
+ * launches, "A-sparse") shown in a table of its own beside A and B; the
+ * main table stays B vs A. A metric a side skipped is listed with the
+ * harness's reason and counted as not measured, never as a pass.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "ab_metrics.h"
@@ -116,13 +120,103 @@ static void cell(FILE *f, const struct ab_side *s, double spread)
 	fprintf(f, " (n=%zu, ±%.1f%%) |", s->n, spread / 2.0);
 }
 
+/* The reason B (or A) gave for not measuring name, or NULL. */
+static const char *skip_reason(const json_t *d, const char *name)
+{
+	return json_string_value(json_object_get(json_object_get(d, "skipped"), name));
+}
+
+static void ref_cell(FILE *f, const json_t *m)
+{
+	struct ab_side s;
+
+	side(m, &s);
+	cell(f, &s, 100.0 * (s.max - s.min) / s.median);
+}
+
+/* Oriented perf % of r (b vs a), or a dash when no ratio can be formed. */
+static void perf_cell(FILE *f, struct ab_row *r)
+{
+	if (ab_compute(r) != 0)
+		fputs(" — |", f);
+	else
+		fprintf(f, " %.1f |", r->perf_pct);
+}
+
+/* One table per reference: A, the reference, B, and the oriented ratios. */
+static void ref_table(FILE *md, const char *label, const char *path, const json_t *schema,
+		      const json_t *A, const json_t *B)
+{
+	static char err[8192];
+	json_error_t je;
+	const json_t *ca, *cr, *m;
+	const char *name;
+	json_t *R;
+
+	fprintf(md, "\n### Reference run: %s (`%s`)\n\n", label, path);
+	if (schema && results_validate_file(schema, path, err, sizeof(err))) {
+		fprintf(md, "Left out: not a valid open-iov-perf/1 result:\n\n```\n%s```\n", err);
+		return;
+	}
+	R = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
+	if (!R) {
+		fprintf(md, "Left out: %s (line %d).\n", je.text, je.line);
+		return;
+	}
+	ca = json_object_get(A, "run_cfg");
+	cr = json_object_get(R, "run_cfg");
+	if (!json_equal((json_t *)ca, (json_t *)cr)) {
+		fprintf(md, "Left out: its run_cfg differs from A's.\n");
+		json_decref(R);
+		return;
+	}
+	fprintf(md, "role %s, device %s, %lld runs, verification %s, harness_args `%s`. "
+		    "The main table above is B vs A; this one puts %s beside them "
+		    "(perf %% oriented as above, 100%% = the left side's figure).\n\n",
+		str(R, "role"), str(R, "device"), json_integer_value(json_object_get(R, "runs")),
+		str(json_object_get(R, "verification"), "status"),
+		str(json_object_get(R, "environment"), "harness_args"), label);
+	fprintf(md, "| metric | A median | %s median | B median | %s vs A perf %% | "
+		    "B vs A perf %% | B vs %s perf %% |\n|---|---|---|---|---|---|---|\n",
+		label, label, label);
+	json_object_foreach(json_object_get(A, "aggregate"), name, m) {
+		const json_t *mr = json_object_get(json_object_get(R, "aggregate"), name);
+		const json_t *mb = json_object_get(json_object_get(B, "aggregate"), name);
+		struct ab_row ra = { 0 }, ba = { 0 }, br = { 0 };
+
+		if (!mr)
+			continue;
+		ra.name = ba.name = br.name = name;
+		side(m, &ra.a), side(mr, &ra.b);
+		fprintf(md, "| `%s` |", name);
+		ref_cell(md, m);
+		ref_cell(md, mr);
+		if (mb)
+			ref_cell(md, mb);
+		else
+			fprintf(md, " %s |", skip_reason(B, name) ? "skipped" : "missing");
+		perf_cell(md, &ra);
+		if (mb) {
+			side(m, &ba.a), side(mb, &ba.b);
+			side(mr, &br.a), side(mb, &br.b);
+			perf_cell(md, &ba);
+			perf_cell(md, &br);
+			fputc('\n', md);
+		} else {
+			fputs(" — | — |\n", md);
+		}
+	}
+	json_decref(R);
+}
+
 int main(int argc, char **argv)
 {
 	const char *md_path = NULL, *svg_path = NULL, *pa = NULL, *pb = NULL, *name;
 	json_t *schema = NULL, *A, *B, *m;
 	struct ab_row *rows;
 	size_t nrows = 0, flagged = 0, flagged_guest = 0, i, nbound = 0, k;
-	const char *bounds[32];
+	const char *bounds[32], *refs[4];
+	size_t nref = 0, nskip = 0;
 	int strict = 0, a, unverified, devices_may_differ = 0;
 	FILE *md = stdout;
 	char title[512];
@@ -154,6 +248,15 @@ int main(int argc, char **argv)
 				return 2;
 			}
 			bounds[nbound++] = argv[++a];
+		} else if (!strcmp(argv[a], "--ref") && a + 1 < argc) {
+			const char *eq = strchr(argv[a + 1], '=');
+
+			if (nref == sizeof(refs) / sizeof(refs[0]) || !eq || eq == argv[a + 1] || !eq[1]) {
+				fprintf(stderr, "ab-report: --ref wants LABEL=FILE (at most 4): %s\n",
+					argv[a + 1]);
+				return 2;
+			}
+			refs[nref++] = argv[++a];
 		} else if (argv[a][0] != '-' && !pa) {
 			pa = argv[a];
 		} else if (argv[a][0] != '-' && !pb) {
@@ -166,7 +269,7 @@ int main(int argc, char **argv)
 	if (!pa || !pb) {
 		fprintf(stderr, "usage: ab-report [--schema S.json] [--strict] [--md OUT.md] "
 				"[--svg OUT.svg] [--devices-may-differ] [--bound GLOB=LABEL]... "
-				"A.json B.json\n");
+				"[--ref LABEL=R.json]... A.json B.json\n");
 		return 2;
 	}
 	A = load(pa, schema);
@@ -253,21 +356,52 @@ int main(int argc, char **argv)
 			r->cls.target_perf_pct > 0 ? "meets target" : "reported",
 			r->within_spread ? " (within spread)" : "");
 	}
-	json_object_foreach(json_object_get(A, "aggregate"), name, m)
-		if (!json_object_get(json_object_get(B, "aggregate"), name))
+	json_object_foreach(json_object_get(A, "aggregate"), name, m) {
+		struct ab_class c;
+
+		if (json_object_get(json_object_get(B, "aggregate"), name))
+			continue;
+		ab_classify(name, &c);
+		if (skip_reason(B, name)) {
+			nskip++;
+			fprintf(md, "| `%s` | %s | %s | %s | present | **skipped in B**: %s | | | | "
+				    "not measured |\n", name, c.klass, c.target_text, c.bound,
+				skip_reason(B, name));
+		} else {
 			fprintf(md, "| `%s` | — | — | — | present | **missing in B** | | | | |\n", name);
-	json_object_foreach(json_object_get(B, "aggregate"), name, m)
-		if (!json_object_get(json_object_get(A, "aggregate"), name))
+		}
+	}
+	json_object_foreach(json_object_get(B, "aggregate"), name, m) {
+		if (json_object_get(json_object_get(A, "aggregate"), name))
+			continue;
+		if (skip_reason(A, name)) {
+			nskip++;
+			fprintf(md, "| `%s` | — | — | — | **skipped in A**: %s | present | | | | "
+				    "not measured |\n", name, skip_reason(A, name));
+		} else {
 			fprintf(md, "| `%s` | — | — | — | **missing in A** | present | | | | |\n", name);
+		}
+	}
 	fprintf(md, "\n**Summary:** %zu metrics compared, %zu miss their target", nrows, flagged);
 	for (i = 0, a = 0; i < nrows; i++)
 		if (rows[i].flagged)
 			fprintf(md, "%s`%s` (%.1f%%)", a++ ? ", " : ": ", rows[i].name, rows[i].perf_pct);
 	fputs(".\n", md);
+	if (nskip)
+		fprintf(md, "%zu metrics measured on one side only were skipped on the other (the "
+			    "harness's reason is in their row): not measured, so neither a pass nor a "
+			    "miss.\n", nskip);
 	if (flagged)
 		fprintf(md, "Of the misses, %zu are bound by the guest's CPU (" AB_BOUND_GUEST
 			    ": they measure the emulator) and %zu by what the vGPU forwards or "
 			    "executes.\n", flagged_guest, flagged - flagged_guest);
+	for (k = 0; k < nref; k++) {
+		char label[64];
+		const char *eq = strchr(refs[k], '=');
+
+		snprintf(label, sizeof(label), "%.*s", (int)(eq - refs[k]), refs[k]);
+		ref_table(md, label, eq + 1, schema, A, B);
+	}
 	if (svg_path) {
 		FILE *sf = fopen(svg_path, "w");
 		const char *base = strrchr(svg_path, '/');

@@ -36,6 +36,7 @@ void bench_fma(struct harness *h)
 	unsigned int reps = h->cfg.fma_reps;
 	float a = 1.0f, b = 1.0f, *host;
 	double *ms = harness_xmalloc(reps * sizeof(*ms)), flops;
+	double *gap = harness_xmalloc(reps * sizeof(*gap)), t_done = 0.0;
 	unsigned long long bad = 0, checks = 0;
 	CUdeviceptr out;
 	CUevent e0, e1;
@@ -62,11 +63,22 @@ void bench_fma(struct harness *h)
 
 		/* 0xFF bytes are NaN: an unwritten output cannot pass. */
 		CK(h, MemsetD8(out, 0xFF, nthreads * sizeof(float)));
+		if (r > 0 && h->cfg.fma_gap_ms) {
+			/* --fma-gap-ms: the GPU idle (nothing queued) for the
+			 * gap, then the timed launch as without it */
+			CK(h, CtxSynchronize());
+			sleep_ms(h->cfg.fma_gap_ms);
+		}
+		/* Host time from the last kernel's end seen to this launch:
+		 * how sparse the launches are (under TCG, the guest's CPU). */
+		if (r > 0)
+			gap[r - 1] = now_ms() - t_done;
 		CK(h, EventRecord(e0, h->stream));
 		CK(h, LaunchKernel(h->k_fma, grid, 1, 1, FMA_BLOCK, 1, 1, 0,
 				   h->stream, args, NULL));
 		CK(h, EventRecord(e1, h->stream));
 		CK(h, EventSynchronize(e1));
+		t_done = now_ms();
 		CK(h, EventElapsedTime(&f, e0, e1));
 		CK(h, MemcpyDtoH(host, out, nthreads * sizeof(float)));
 		bad += fma_bad(host, nthreads, trips);
@@ -83,11 +95,17 @@ void bench_fma(struct harness *h)
 	emit_metric("kernel_fma_gflops", flops / (s.median * 1e6));
 	printf("info kernel_fma grid=%u block=%u threads=%u trips=%u flops=%.0f\n",
 	       grid, FMA_BLOCK, nthreads, trips, flops);
+	if (stats_compute(gap, reps, &s) != 0)
+		exit(3);
+	printf("info kernel_fma_gap gap_ms_set=%u host_gap_ms_min=%.3f "
+	       "host_gap_ms_p50=%.3f host_gap_ms_max=%.3f\n", h->cfg.fma_gap_ms,
+	       s.min, s.median, s.max);
 	CK(h, EventDestroy(e0));
 	CK(h, EventDestroy(e1));
 	CK(h, MemFree(out));
 	free(host);
 	free(ms);
+	free(gap);
 }
 
 static uint32_t lcg_steps(uint32_t x, unsigned int n)

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
- * Pinned host <-> device copy bandwidth at each run_cfg size, every byte
- * verified. GB/s are decimal (1e9 bytes/s) over GPU event time.
+ * Pinned host <-> device and device -> device copy bandwidth at each run_cfg
+ * size, every byte verified. GB/s are decimal (1e9 bytes/s) over GPU event
+ * time; a device -> device byte counts once (not read + write).
  */
 #include "harness.h"
 
@@ -32,8 +33,13 @@ static void fill_pattern(uint8_t *p, size_t n, uint32_t seed)
 	}
 }
 
-static double timed_copies(struct harness *h, int htod, CUdeviceptr dev,
-			   void *host, size_t bytes, unsigned int reps)
+enum copy_dir { COPY_HTOD, COPY_DTOH, COPY_DTOD };
+
+/* dev is the destination of HTOD and DTOD, the source of DTOH; src2 is
+ * DTOD's source. */
+static double timed_copies(struct harness *h, enum copy_dir dir, CUdeviceptr dev,
+			   void *host, CUdeviceptr src2, size_t bytes,
+			   unsigned int reps)
 {
 	CUevent e0, e1;
 	float ms = 0.0f;
@@ -43,10 +49,12 @@ static double timed_copies(struct harness *h, int htod, CUdeviceptr dev,
 	CK(h, EventCreate(&e1, CU_EVENT_DEFAULT));
 	CK(h, EventRecord(e0, h->stream));
 	for (i = 0; i < reps; i++) {
-		if (htod)
+		if (dir == COPY_HTOD)
 			CK(h, MemcpyHtoDAsync(dev, host, bytes, h->stream));
-		else
+		else if (dir == COPY_DTOH)
 			CK(h, MemcpyDtoHAsync(host, dev, bytes, h->stream));
+		else
+			CK(h, MemcpyDtoDAsync(dev, src2, bytes, h->stream));
 	}
 	CK(h, EventRecord(e1, h->stream));
 	CK(h, EventSynchronize(e1));
@@ -64,6 +72,39 @@ static unsigned long long count_diff(const uint8_t *a, const uint8_t *b, size_t 
 	for (i = 0; i < n; i++)
 		bad += a[i] != b[i];
 	return bad;
+}
+
+/*
+ * dev holds src's bytes: copy them to a second device buffer, timed, and
+ * read that one back. libcuda 535 runs cuMemcpyDtoD as an sm_90 kernel, so
+ * with --skip-kernels (a backend without SMs) it is skipped, with the reason.
+ */
+static void copy_dtod(struct harness *h, CUdeviceptr dev, const uint8_t *src,
+		      uint8_t *dst, size_t bytes, unsigned int reps)
+{
+	CUdeviceptr dev2;
+	char name[64];
+
+	snprintf(name, sizeof(name), "copy_dtod_%zu_gbps", bytes);
+	if (h->cfg.skip_kernels) {
+		emit_skipped(name, "--skip-kernels: libcuda 535 runs cuMemcpyDtoD "
+			     "as an sm_90 kernel, which a backend without SMs refuses");
+		return;
+	}
+	CK(h, MemAlloc(&dev2, bytes));
+	/* Poisoned, so a copy that did nothing fails. */
+	CK(h, MemsetD8(dev2, 0x3C, bytes));
+	CK(h, CtxSynchronize());
+	CK(h, MemcpyDtoDAsync(dev2, dev, bytes, h->stream)); /* untimed warm-up */
+	CK(h, StreamSynchronize(h->stream));
+	CK(h, MemsetD8(dev2, 0x3C, bytes));
+	CK(h, CtxSynchronize());
+	emit_metric(name, timed_copies(h, COPY_DTOD, dev2, NULL, dev, bytes, reps));
+	memset(dst, 0xC3, bytes);
+	CK(h, MemcpyDtoH(dst, dev2, bytes));
+	snprintf(name, sizeof(name), "copy_dtod_%zu_bytes", bytes);
+	emit_check(h, name, bytes, count_diff(src, dst, bytes));
+	CK(h, MemFree(dev2));
 }
 
 void bench_copy(struct harness *h)
@@ -95,18 +136,19 @@ void bench_copy(struct harness *h)
 		CK(h, MemcpyHtoD(dev, src, bytes));
 		CK(h, MemcpyDtoH(dst, dev, bytes));
 
-		gbps = timed_copies(h, 1, dev, src, bytes, reps);
+		gbps = timed_copies(h, COPY_HTOD, dev, src, 0, bytes, reps);
 		snprintf(name, sizeof(name), "copy_htod_%zu_gbps", bytes);
 		emit_metric(name, gbps);
 
 		memset(dst, 0xA5, bytes);
-		gbps = timed_copies(h, 0, dev, dst, bytes, reps);
+		gbps = timed_copies(h, COPY_DTOH, dev, dst, 0, bytes, reps);
 		snprintf(name, sizeof(name), "copy_dtoh_%zu_gbps", bytes);
 		emit_metric(name, gbps);
 
 		/* src -> device -> dst round trip must be byte-exact. */
 		snprintf(name, sizeof(name), "copy_%zu_bytes", bytes);
 		emit_check(h, name, bytes, count_diff(src, dst, bytes));
+		copy_dtod(h, dev, src, dst, bytes, reps);
 		CK(h, MemFree(dev));
 		CK(h, MemFreeHost(dst));
 		CK(h, MemFreeHost(src));

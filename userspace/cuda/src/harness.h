@@ -22,6 +22,10 @@ struct harness_cfg {
 	unsigned int clock_reps;  /* k_clock launches; the median is kept */
 	unsigned int fma_blocks;  /* k_fma grid; 0 = every SM filled (SMs x
 				   * max threads per SM / 256) */
+	unsigned int fma_gap_ms;  /* --fma-gap-ms: the GPU left idle this long
+				   * before each timed k_fma launch (a native
+				   * control for a guest that launches sparsely) */
+	int mark_fd;              /* --mark-file: phase marks go here; -1 none */
 	int skip_kernels;         /* --skip-kernels: no kernel launches, and
 				   * no memsets beyond 4 KiB (libcuda runs
 				   * those as kernels): for a backend without
@@ -58,6 +62,16 @@ void *harness_xmalloc(size_t bytes);
 
 /* CLOCK_MONOTONIC in milliseconds. */
 double now_ms(void);
+
+/* Sleeps ms milliseconds (host), resuming after signals. */
+void sleep_ms(unsigned int ms);
+
+/*
+ * "vgsp-perf-mark phase PHASE begin|end" to --mark-file, one write() each,
+ * so a watcher (scripts/h200/ba.sh: the guest's serial console, or a file
+ * natively) can stamp the phases with its own clock. No-op without it.
+ */
+void harness_mark(const struct harness *h, const char *phase, const char *what);
 
 void emit_metric(const char *name, double value);
 /* "skipped NAME REASON": a metric this run did not measure, and why. */

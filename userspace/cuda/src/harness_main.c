@@ -8,8 +8,12 @@
  *   metric NAME VALUE            (ms, GB/s, GFLOP/s, kernels/s or cycles)
  *   check WHAT checks=N bad=M    (every kernel output / copied byte)
  *   skipped NAME REASON          (a metric not measured: --skip-kernels)
+ *   info WHAT k=v ...            (context: k_fma's grid, its launch gaps)
  *   verify checks=N bad=M        (totals)
  *   status OK|FAIL
+ * --mark-file PATH gets "vgsp-perf-mark phase NAME begin|end" around each
+ * measurement (harness_mark). --fma-gap-ms N idles the GPU N ms before each
+ * timed k_fma launch (the kernel alone is still what the events time).
  * Exit: 0 all verified, 1 some result wrong, 2 usage, 3 CUDA/host failure.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -18,10 +22,12 @@
 #include "stats.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 double now_ms(void)
 {
@@ -29,6 +35,28 @@ double now_ms(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+void sleep_ms(unsigned int ms)
+{
+	struct timespec ts = { (time_t)(ms / 1000), (long)(ms % 1000) * 1000000L };
+
+	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+		;
+}
+
+void harness_mark(const struct harness *h, const char *phase, const char *what)
+{
+	char line[128];
+	int n;
+
+	if (h->cfg.mark_fd < 0)
+		return;
+	n = snprintf(line, sizeof(line), "vgsp-perf-mark phase %s %s\n", phase, what);
+	/* A lost mark only loses a phase cut, never a result: warn, go on. */
+	if (n > 0 && write(h->cfg.mark_fd, line, (size_t)n) != n)
+		fprintf(stderr, "warning: a phase mark was not written: %s\n",
+			strerror(errno));
 }
 
 /*
@@ -106,7 +134,8 @@ static void usage(void)
 		"                    [--sizes B,B,...] [--device ORDINAL]\n"
 		"                    [--fma-trips N] [--fma-reps N]\n"
 		"                    [--clock-iters N] [--clock-reps N]\n"
-		"                    [--fma-blocks N] [--skip-kernels]\n");
+		"                    [--fma-blocks N] [--fma-gap-ms N]\n"
+		"                    [--mark-file PATH] [--skip-kernels]\n");
 	exit(2);
 }
 
@@ -148,6 +177,18 @@ static void parse_sizes(struct harness_cfg *c, const char *s)
 		usage();
 }
 
+/* Appends, so several runs share one file; a device (the console) too. */
+static void open_marks(struct harness_cfg *c, const char *path)
+{
+	if (c->mark_fd >= 0)
+		close(c->mark_fd);
+	c->mark_fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+	if (c->mark_fd < 0) {
+		fprintf(stderr, "error: --mark-file %s: %s\n", path, strerror(errno));
+		exit(2);
+	}
+}
+
 static void parse_args(struct harness_cfg *c, int argc, char **argv)
 {
 	int i;
@@ -163,6 +204,8 @@ static void parse_args(struct harness_cfg *c, int argc, char **argv)
 	c->clock_iters = 4096;
 	c->clock_reps = 11;
 	c->fma_blocks = 0;
+	c->fma_gap_ms = 0;
+	c->mark_fd = -1;
 	c->skip_kernels = 0;
 	for (i = 1; i < argc; i++) {
 		const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -193,6 +236,10 @@ static void parse_args(struct harness_cfg *c, int argc, char **argv)
 			c->clock_reps = parse_ulong(o, v, 1, 1000);
 		else if (!strcmp(o, "--fma-blocks"))
 			c->fma_blocks = parse_ulong(o, v, 1, 65535);
+		else if (!strcmp(o, "--fma-gap-ms"))
+			c->fma_gap_ms = parse_ulong(o, v, 0, 10000);
+		else if (!strcmp(o, "--mark-file"))
+			open_marks(c, v);
 		else
 			usage();
 		i++;
@@ -227,6 +274,14 @@ static void print_cfg(const struct harness_cfg *c)
 		printf("%s%zu", i ? "," : "", c->sizes[i]);
 	printf("\n");
 }
+
+/* One measurement between its phase marks. */
+#define PHASE(h, name, call)                      \
+	do {                                      \
+		harness_mark((h), (name), "begin"); \
+		call;                             \
+		harness_mark((h), (name), "end");   \
+	} while (0)
 
 int main(int argc, char **argv)
 {
@@ -292,15 +347,15 @@ int main(int argc, char **argv)
 
 		for (i = 0; i < sizeof(k) / sizeof(k[0]); i++)
 			emit_skipped(k[i], "--skip-kernels");
-		bench_malloc(&h);
-		bench_copy(&h);
+		PHASE(&h, "malloc", bench_malloc(&h));
+		PHASE(&h, "copy", bench_copy(&h));
 	} else {
-		bench_launch(&h);
-		bench_malloc(&h);
-		bench_throughput(&h);
-		bench_fma(&h);
-		bench_copy(&h);
-		bench_clock64(&h);
+		PHASE(&h, "launch", bench_launch(&h));
+		PHASE(&h, "malloc", bench_malloc(&h));
+		PHASE(&h, "throughput", bench_throughput(&h));
+		PHASE(&h, "kernel_fma", bench_fma(&h));
+		PHASE(&h, "copy", bench_copy(&h));
+		PHASE(&h, "clock64", bench_clock64(&h));
 	}
 
 	CK(&h, MemFree(first_alloc));

@@ -67,11 +67,13 @@ static const char **metric_order(const struct run_result *runs, size_t nruns,
 	for (i = 0; i + 1 < metric_required_count; i++)
 		add_name(&names, &n, metric_required[i]);
 	snprintf(buf, sizeof(buf), "%s", sizes);
-	for (tok = strtok_r(buf, ",", &save); tok && ncopy + 2 <= 64;
+	for (tok = strtok_r(buf, ",", &save); tok && ncopy + 3 <= 64;
 	     tok = strtok_r(NULL, ",", &save)) {
 		snprintf(copy_names[ncopy], RUN_NAME_LEN, "copy_htod_%s_gbps", tok);
 		add_name(&names, &n, copy_names[ncopy++]);
 		snprintf(copy_names[ncopy], RUN_NAME_LEN, "copy_dtoh_%s_gbps", tok);
+		add_name(&names, &n, copy_names[ncopy++]);
+		snprintf(copy_names[ncopy], RUN_NAME_LEN, "copy_dtod_%s_gbps", tok);
 		add_name(&names, &n, copy_names[ncopy++]);
 	}
 	add_name(&names, &n, metric_required[metric_required_count - 1]);
@@ -109,6 +111,24 @@ static json_t *aggregate(const struct run_result *runs, size_t nruns,
 	free(v);
 	free(names);
 	return agg;
+}
+
+/*
+ * { metric: reason } for every metric a run skipped, so a metric that was
+ * not measured says why instead of only being absent. A metric skipped in
+ * one run and measured in another is in both places (the validator flags it).
+ */
+static json_t *skipped(const struct run_result *runs, size_t nruns)
+{
+	json_t *o = json_object();
+	size_t r, i;
+
+	for (r = 0; r < nruns; r++)
+		for (i = 0; i < runs[r].nskipped; i++)
+			if (!json_object_get(o, runs[r].skipped[i].name))
+				json_object_set_new(o, runs[r].skipped[i].name,
+						    json_string(runs[r].skipped[i].reason));
+	return o;
 }
 
 static json_t *host_gr(const char *after_dir)
@@ -298,6 +318,7 @@ int main(int argc, char **argv)
 	json_object_set_new(ver, "runs_failed", json_integer((json_int_t)(nfiles - runs_ok)));
 	json_object_set_new(root, "verification", ver);
 	json_object_set_new(root, "aggregate", aggregate(runs, nruns, runs[0].sizes));
+	json_object_set_new(root, "skipped", skipped(runs, nruns));
 	json_object_set_new(root, "host_gr", host_gr(dbg_after));
 	json_object_set_new(root, "counters", counters(dbg_before, dbg_after));
 	json_object_set_new(root, "environment", env);

@@ -88,11 +88,27 @@ static int check_counters(const json_t *ctr, char *err, size_t errlen)
 	return bad;
 }
 
+/* Any copy_dtod_* measured or skipped. */
+static int dtod_any(const json_t *agg, const json_t *skip)
+{
+	const char *k;
+	const json_t *v;
+
+	json_object_foreach((json_t *)agg, k, v)
+		if (!strncmp(k, "copy_dtod_", 10))
+			return 1;
+	json_object_foreach((json_t *)skip, k, v)
+		if (!strncmp(k, "copy_dtod_", 10))
+			return 1;
+	return 0;
+}
+
 int results_check(const json_t *doc, char *err, size_t errlen)
 {
 	const json_t *agg = json_object_get(doc, "aggregate"), *m;
 	const json_t *gr = json_object_get(doc, "host_gr");
 	const json_t *ver = json_object_get(doc, "verification");
+	const json_t *skip = json_object_get(doc, "skipped");
 	long long runs = json_integer_value(json_object_get(doc, "runs"));
 	const char *name, *sizes;
 	char buf[512], *tok, *save = NULL, where[128];
@@ -106,6 +122,9 @@ int results_check(const json_t *doc, char *err, size_t errlen)
 		bad += check_stats("host_gr.elapsed_ms", json_object_get(gr, "elapsed_ms"), 0, err, errlen);
 		bad += check_stats("host_gr.submit_to_ok_ms", json_object_get(gr, "submit_to_ok_ms"), 0, err, errlen);
 	}
+	json_object_foreach((json_t *)skip, name, m)
+		if (json_object_get(agg, name))
+			bad += problem(err, errlen, "%s is both measured and skipped", name);
 	sizes = json_string_value(json_object_get(json_object_get(doc, "run_cfg"), "sizes"));
 	snprintf(buf, sizeof(buf), "%s", sizes ? sizes : "");
 	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
@@ -117,6 +136,12 @@ int results_check(const json_t *doc, char *err, size_t errlen)
 			if (!json_object_get(agg, where))
 				bad += problem(err, errlen, "aggregate: run_cfg size %s has no %s", tok, where);
 		}
+		/* device -> device came later: all sizes or none (older files),
+		 * each one measured or skipped with its reason */
+		snprintf(where, sizeof(where), "copy_dtod_%s_gbps", tok);
+		if (dtod_any(agg, skip) && !json_object_get(agg, where) && !json_object_get(skip, where))
+			bad += problem(err, errlen, "aggregate: run_cfg size %s has no %s (measured or skipped)",
+				       tok, where);
 	}
 	bad += check_counters(json_object_get(doc, "counters"), err, errlen);
 	if (json_is_string(json_object_get(ver, "status")) &&

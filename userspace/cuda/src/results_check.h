@@ -2,8 +2,9 @@
 /*
  * Checks of an open-iov-perf/1 document that a JSON Schema cannot express:
  * every statistics object agrees with its own "values" (recomputed with
- * stats.c), n == len(values) <= runs, each run_cfg size has both copy
- * metrics, counters.delta == after - before, status OK implies bad == 0.
+ * stats.c), n == len(values) <= runs, each run_cfg size has both host copy
+ * metrics and, when any size has one, a device -> device one (measured or
+ * skipped), no metric both measured and skipped, counters.delta == after - before, status OK implies bad == 0.
  * Run after json_schema_validate (it assumes the shape is right).
  */
 #ifndef PERF_RESULTS_CHECK_H

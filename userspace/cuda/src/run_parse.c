@@ -62,6 +62,35 @@ static int parse_metric(struct run_result *r, const char *rest)
 	return 0;
 }
 
+/* "NAME REASON": kept, so results.json can say what was skipped and why. */
+static int parse_skipped(struct run_result *r, const char *rest)
+{
+	size_t n = strcspn(rest, " "), i;
+	const char *why = rest + n + 1;
+
+	if (n == 0 || n >= RUN_NAME_LEN || rest[n] != ' ' || !*why ||
+	    strlen(why) >= RUN_REASON_LEN || r->nskipped == RUN_MAX_SKIPPED)
+		return -1;
+	for (i = 0; i < r->nskipped; i++)
+		if (!strncmp(r->skipped[i].name, rest, n) && !r->skipped[i].name[n])
+			return -1;
+	memcpy(r->skipped[r->nskipped].name, rest, n);
+	r->skipped[r->nskipped].name[n] = '\0';
+	strcpy(r->skipped[r->nskipped].reason, why);
+	r->nskipped++;
+	return 0;
+}
+
+const char *run_skipped_get(const struct run_result *r, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < r->nskipped; i++)
+		if (!strcmp(r->skipped[i].name, name))
+			return r->skipped[i].reason;
+	return NULL;
+}
+
 int run_parse_file(const char *path, struct run_result *r, char *err,
 		   size_t errlen)
 {
@@ -91,6 +120,9 @@ int run_parse_file(const char *path, struct run_result *r, char *err,
 		} else if (!strncmp(line, "metric ", 7)) {
 			if (parse_metric(r, line + 7))
 				goto bad;
+		} else if (!strncmp(line, "skipped ", 8)) {
+			if (parse_skipped(r, line + 8))
+				goto bad;
 		} else if (!strncmp(line, "device ", 7)) {
 			if (strlen(line + 7) >= sizeof(r->device) || !line[7])
 				goto bad;
@@ -110,6 +142,12 @@ int run_parse_file(const char *path, struct run_result *r, char *err,
 		/* cc, sms, check, info lines: informational, kept in the raw log. */
 	}
 	fclose(f);
+	for (size_t i = 0; i < r->nskipped; i++)
+		if (run_metric_get(r, r->skipped[i].name)) {
+			snprintf(err, errlen, "%s: %s is both measured and skipped",
+				 path, r->skipped[i].name);
+			return -1;
+		}
 	if (!header || !cfg) {
 		snprintf(err, errlen, "%s: not a perf-harness output (no %s)", path,
 			 header ? "run_cfg line" : "header");

@@ -7,10 +7,18 @@
 
 #define RUN_MAX_METRICS 96
 #define RUN_NAME_LEN 64
+#define RUN_MAX_SKIPPED 32
+#define RUN_REASON_LEN 256
 
 struct run_metric {
 	char name[RUN_NAME_LEN];
 	double value;
+};
+
+/* "skipped NAME REASON": a metric the run did not measure, and why. */
+struct run_skip {
+	char name[RUN_NAME_LEN];
+	char reason[RUN_REASON_LEN];
 };
 
 struct run_result {
@@ -19,6 +27,8 @@ struct run_result {
 	int driver_api_version;
 	struct run_metric m[RUN_MAX_METRICS];
 	size_t nm;
+	struct run_skip skipped[RUN_MAX_SKIPPED];
+	size_t nskipped;
 	unsigned long long checks, bad; /* from the "verify" line */
 	int has_verify;
 	int status_ok; /* "status OK" seen */
@@ -27,7 +37,8 @@ struct run_result {
 /*
  * Parses a harness output file. Returns 0 on success; -1 with a message in
  * err for a file that is missing, has a malformed line, a duplicate or
- * non-finite metric, or lacks the header. A run that ended in "status FAIL"
+ * non-finite metric, a skipped line without a reason or for a metric it
+ * also measured, or lacks the header. A run that ended in "status FAIL"
  * still parses (status_ok = 0) so its partial numbers are not lost silently.
  */
 int run_parse_file(const char *path, struct run_result *r, char *err,
@@ -35,5 +46,8 @@ int run_parse_file(const char *path, struct run_result *r, char *err,
 
 /* The value of metric name, or NULL. */
 const double *run_metric_get(const struct run_result *r, const char *name);
+
+/* The reason metric name was skipped, or NULL. */
+const char *run_skipped_get(const struct run_result *r, const char *name);
 
 #endif /* PERF_RUN_PARSE_H */

@@ -26,6 +26,7 @@ _Static_assert(CU_EVENT_DEFAULT == 0, "event flag");
 SAME_FN(cuMemAlloc_v2, CUresult (*)(CUdeviceptr *, size_t));
 SAME_FN(cuMemcpyHtoDAsync_v2, CUresult (*)(CUdeviceptr, const void *, size_t, CUstream));
 SAME_FN(cuMemcpyDtoHAsync_v2, CUresult (*)(void *, CUdeviceptr, size_t, CUstream));
+SAME_FN(cuMemcpyDtoDAsync_v2, CUresult (*)(CUdeviceptr, CUdeviceptr, size_t, CUstream));
 SAME_FN(cuMemsetD8_v2, CUresult (*)(CUdeviceptr, unsigned char, size_t));
 SAME_FN(cuLaunchKernel, CUresult (*)(CUfunction, unsigned int, unsigned int, unsigned int,
 				     unsigned int, unsigned int, unsigned int, unsigned int,

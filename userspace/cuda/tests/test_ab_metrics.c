@@ -43,6 +43,16 @@ static void classes_and_directions(void **state)
 	assert_close(c.target_perf_pct, 0.0, 0);
 	ab_classify("copy_dtoh_1048576_gbps", &c); /* 1 MiB is bulk */
 	assert_string_equal(c.klass, "bulk copy");
+	ab_classify("copy_dtod_16777216_gbps", &c); /* issue #11: D2D 16 MiB >= 90% */
+	assert_string_equal(c.klass, "device copy");
+	assert_int_equal(c.dir, 1);
+	assert_close(c.target_perf_pct, 90.0, 0);
+	ab_classify("copy_dtod_4096_gbps", &c);
+	assert_string_equal(c.klass, "small copy");
+	assert_int_equal(c.dir, 1);
+	assert_close(c.target_perf_pct, 0.0, 0);
+	ab_classify("copy_dtod_16777216_mbps", &c);
+	assert_string_equal(c.klass, "other");
 	ab_classify("copy_htod_1048576_mbps", &c); /* not a copy metric of ours */
 	assert_string_equal(c.klass, "other");
 	ab_classify("kernel_fma_gflops", &c);
@@ -84,6 +94,12 @@ static void throughput_orientation_and_bulk_target(void **state)
 	r = row("copy_htod_16777216_gbps", 50, 49, 51, 48, 47, 49);
 	assert_close(r.perf_pct, 96.0, 1e-9);
 	assert_false(r.flagged);
+	/* D2D: 90 % is the floor, not 95 % */
+	r = row("copy_dtod_16777216_gbps", 1000, 990, 1010, 910, 900, 920);
+	assert_close(r.perf_pct, 91.0, 1e-9);
+	assert_false(r.flagged);
+	r = row("copy_dtod_16777216_gbps", 1000, 990, 1010, 890, 880, 900);
+	assert_true(r.flagged);
 	/* same "worse" direction as latencies: slower B reads below 100 */
 	r = row("kernel_fma_ms", 8.0, 8.0, 8.0, 10.0, 10.0, 10.0);
 	assert_close(r.perf_pct, 80.0, 1e-9);
@@ -110,6 +126,9 @@ static void bounds_per_metric(void **state)
 		{ "copy_htod_16777216_gbps", AB_BOUND_DATA, 0 },
 		{ "copy_dtoh_1048576_gbps", AB_BOUND_DATA, 0 },
 		{ "copy_dtoh_262144_gbps", AB_BOUND_GUEST, 1 },
+		{ "copy_dtod_16777216_gbps", AB_BOUND_GPU, 0 },
+		{ "copy_dtod_1048576_gbps", AB_BOUND_GPU, 0 },
+		{ "copy_dtod_262144_gbps", AB_BOUND_GUEST, 1 },
 		{ "launch_warm_event_p50", AB_BOUND_FWD, 0 },
 		{ "launch_warm_event_p95", AB_BOUND_FWD, 0 },
 		{ "launch_warm_p50", AB_BOUND_GUEST, 1 },

@@ -120,6 +120,58 @@ static void shape_violations_rejected(void **state)
 	assert_true(defects_after(e_schema) >= 1);
 }
 
+/* A copy of copy_htod_<size> as copy_dtod_<size> (the numbers agree). */
+static void add_dtod(json_t *d, const char *size)
+{
+	char h[64], t[64];
+
+	snprintf(h, sizeof(h), "copy_htod_%s_gbps", size);
+	snprintf(t, sizeof(t), "copy_dtod_%s_gbps", size);
+	json_object_set_new(json_object_get(d, "aggregate"), t, json_deep_copy(metric(d, h)));
+}
+static void skip_dtod(json_t *d, const char *size)
+{
+	char t[64];
+
+	if (!json_object_get(d, "skipped"))
+		json_object_set_new(d, "skipped", json_object());
+	snprintf(t, sizeof(t), "copy_dtod_%s_gbps", size);
+	json_object_set_new(json_object_get(d, "skipped"), t, json_string("--skip-kernels: why"));
+}
+static void e_dtod_all(json_t *d)
+{
+	add_dtod(d, "4096"), add_dtod(d, "262144"), add_dtod(d, "4194304"), add_dtod(d, "16777216");
+}
+static void e_dtod_skipped(json_t *d)
+{
+	skip_dtod(d, "4096"), skip_dtod(d, "262144"), skip_dtod(d, "4194304"), skip_dtod(d, "16777216");
+}
+static void e_dtod_mixed(json_t *d)
+{
+	add_dtod(d, "4096"), add_dtod(d, "262144"), skip_dtod(d, "4194304"), skip_dtod(d, "16777216");
+}
+static void e_dtod_one_missing(json_t *d) { add_dtod(d, "4096"), add_dtod(d, "262144"), add_dtod(d, "4194304"); }
+static void e_dtod_both(json_t *d) { e_dtod_all(d), skip_dtod(d, "4096"); }
+static void e_skip_empty_reason(json_t *d)
+{
+	e_dtod_skipped(d);
+	json_object_set_new(json_object_get(d, "skipped"), "copy_dtod_4096_gbps", json_string(""));
+}
+
+/* copy_dtod_<size>: absent in older files; else every size, measured or skipped. */
+static void dtod_complete_or_absent(void **state)
+{
+	(void)state;
+	assert_int_equal(defects_after(e_dtod_all), 0);
+	assert_int_equal(defects_after(e_dtod_skipped), 0);
+	assert_int_equal(defects_after(e_dtod_mixed), 0);
+	assert_int_equal(defects_after(e_dtod_one_missing), 1);
+	assert_non_null(strstr(err, "size 16777216 has no copy_dtod_16777216_gbps"));
+	assert_int_equal(defects_after(e_dtod_both), 1);
+	assert_non_null(strstr(err, "copy_dtod_4096_gbps is both measured and skipped"));
+	assert_true(defects_after(e_skip_empty_reason) >= 1);
+}
+
 static void write_file(const char *path, const char *text)
 {
 	FILE *f = fopen(path, "w");
@@ -152,6 +204,7 @@ int main(void)
 		cmocka_unit_test(sample_is_valid),
 		cmocka_unit_test(inconsistent_numbers_rejected),
 		cmocka_unit_test(shape_violations_rejected),
+		cmocka_unit_test(dtod_complete_or_absent),
 		cmocka_unit_test(malformed_json_rejected),
 	};
 

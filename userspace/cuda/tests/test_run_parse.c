@@ -4,13 +4,17 @@
  * clock digest (clock_digest.c) and debugfs snapshots (debugfs_read.c).
  * Fixtures: tests/fixtures (run-h200-*.txt are real H200 harness outputs).
  */
+#define _POSIX_C_SOURCE 200809L
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "clock_digest.h"
 #include "debugfs_read.h"
@@ -82,6 +86,44 @@ static void failed_run_parses_as_failed(void **state)
 	assert_false(r.status_ok);
 	assert_false(r.has_verify);
 	assert_non_null(run_metric_get(&r, "init_ms"));
+}
+
+/* Parses TEXT (after a valid header) from a temporary file. */
+static int parse_text(const char *text, char *err, size_t errlen)
+{
+	char path[] = "/tmp/perf-run-XXXXXX";
+	int fd = mkstemp(path), rc;
+	FILE *f;
+
+	assert_true(fd >= 0);
+	f = fdopen(fd, "w");
+	assert_non_null(f);
+	fprintf(f, "open-iov-perf-run 1\nrun_cfg n_warm=1 n_malloc=1 n_thru=1 sizes=4096\n%s", text);
+	fclose(f);
+	rc = run_parse_file(path, &r, err, errlen);
+	remove(path);
+	return rc;
+}
+
+static void skipped_lines_keep_their_reason(void **state)
+{
+	char err[600] = "";
+
+	(void)state;
+	assert_int_equal(parse_text("metric copy_htod_4096_gbps 1.5\n"
+				    "skipped copy_dtod_4096_gbps --skip-kernels: an sm_90 kernel\n",
+				    err, sizeof(err)), 0);
+	assert_int_equal(r.nskipped, 1);
+	assert_string_equal(run_skipped_get(&r, "copy_dtod_4096_gbps"),
+			    "--skip-kernels: an sm_90 kernel");
+	assert_null(run_skipped_get(&r, "copy_htod_4096_gbps"));
+	assert_null(run_metric_get(&r, "copy_dtod_4096_gbps"));
+	/* no reason, twice, or measured as well: refused */
+	assert_int_equal(parse_text("skipped copy_dtod_4096_gbps\n", err, sizeof(err)), -1);
+	assert_int_equal(parse_text("skipped copy_dtod_4096_gbps \n", err, sizeof(err)), -1);
+	assert_int_equal(parse_text("skipped a_ms x\nskipped a_ms y\n", err, sizeof(err)), -1);
+	assert_int_equal(parse_text("skipped a_ms x\nmetric a_ms 1\n", err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "a_ms is both measured and skipped"));
 }
 
 static void clock_digest_of_real_output(void **state)
@@ -159,6 +201,7 @@ int main(void)
 		cmocka_unit_test(rejects_duplicate_metric),
 		cmocka_unit_test(rejects_missing_header_and_file),
 		cmocka_unit_test(failed_run_parses_as_failed),
+		cmocka_unit_test(skipped_lines_keep_their_reason),
 		cmocka_unit_test(clock_digest_of_real_output),
 		cmocka_unit_test(debugfs_counters_and_delta),
 		cmocka_unit_test(debugfs_missing_gives_reason),

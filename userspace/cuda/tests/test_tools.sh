@@ -172,8 +172,60 @@ expect 2 "perf.sh: --env without = refused" sh perf.sh --env nonsense --out "$tm
 	sed '/^metric module_load_ms/a skipped launch_first_ms --skip-kernels'; } >"$tmp/skip-1.txt"
 "$o/perf-results" --role guest --env module_sha256=t --env insmod_args=t --env host_gpu_clocks=t \
 	--env guest_gpu_clocks=t --env commit=t -o "$tmp/skip.json" "$tmp/skip-1.txt" >"$tmp/last" 2>&1
-if grep -q '"launch_first_ms"' "$tmp/skip.json"; then bad "perf-results: skipped metric absent"; else ok "perf-results: skipped metric absent"; fi
+if grep -q '"launch_first_ms": {' "$tmp/skip.json"; then bad "perf-results: skipped metric absent"; else ok "perf-results: skipped metric absent"; fi
+has "perf-results: skipped metric listed with its reason" "$tmp/skip.json" '"launch_first_ms": "--skip-kernels"' 
 has "perf-results: copies of a skip-kernels run kept" "$tmp/skip.json" '"copy_htod_16777216_gbps"'
+
+# 8. device -> device copies (issue #11: D2D 16 MiB >= 90%): measured on A, skipped with the
+# harness's reason on B (--skip-kernels), then measured slow on B; a reference run beside A and B
+res() { # res OUT RUN...: perf-results with placeholder environment fields
+	out=$1
+	shift
+	"$o/perf-results" --role guest --env module_sha256=t --env insmod_args=t --env host_gpu_clocks=t \
+		--env guest_gpu_clocks=t --env commit=t --env "harness_args=--fma-gap-ms 100" -o "$out" "$@"
+}
+for i in 1 2; do
+	awk -v f=20 '{ print } $1 == "metric" && $2 ~ /^copy_htod_/ { n = $2; sub(/htod/, "dtod", n); print "metric", n, $3 * f }' \
+		$fx/run-h200-$i.txt >"$tmp/d2d-a-$i.txt"
+	awk '{ print } $1 == "metric" && $2 ~ /^copy_htod_/ { n = $2; sub(/htod/, "dtod", n)
+		print "skipped", n, "--skip-kernels: libcuda 535 runs cuMemcpyDtoD as an sm_90 kernel" }' \
+		$fx/run-h200-$i.txt >"$tmp/d2d-s-$i.txt"
+	awk -v f=17 '{ print } $1 == "metric" && $2 ~ /^copy_htod_/ { n = $2; sub(/htod/, "dtod", n); print "metric", n, $3 * f }' \
+		$fx/run-h200-$i.txt >"$tmp/d2d-b-$i.txt"
+	awk '$2 == "kernel_fma_ms" { $3 = $3 * 4 } $2 == "kernel_fma_gflops" { $3 = $3 / 4 } { print }' \
+		"$tmp/d2d-a-$i.txt" >"$tmp/d2d-r-$i.txt"
+done
+res "$tmp/d2d-a.json" "$tmp/d2d-a-1.txt" "$tmp/d2d-a-2.txt" >"$tmp/last" 2>&1
+res "$tmp/d2d-s.json" "$tmp/d2d-s-1.txt" "$tmp/d2d-s-2.txt" >"$tmp/last" 2>&1
+res "$tmp/d2d-b.json" "$tmp/d2d-b-1.txt" "$tmp/d2d-b-2.txt" >"$tmp/last" 2>&1
+res "$tmp/d2d-r.json" "$tmp/d2d-r-1.txt" "$tmp/d2d-r-2.txt" >"$tmp/last" 2>&1
+expect 0 "perf-validate: D2D measured" "$o/perf-validate" $schema "$tmp/d2d-a.json"
+expect 0 "perf-validate: D2D skipped with a reason" "$o/perf-validate" $schema "$tmp/d2d-s.json"
+has "perf-results: D2D's skip reason kept" "$tmp/d2d-s.json" '"copy_dtod_16777216_gbps": "--skip-kernels: libcuda 535'
+grep -v '^skipped copy_dtod_4096' "$tmp/d2d-s-1.txt" >"$tmp/d2d-x-1.txt"
+res "$tmp/d2d-x.json" "$tmp/d2d-x-1.txt" >"$tmp/last" 2>&1
+expect 1 "perf-validate: one D2D size neither measured nor skipped" "$o/perf-validate" $schema "$tmp/d2d-x.json"
+has "perf-validate: names the D2D size" "$tmp/last" 'size 4096 has no copy_dtod_4096_gbps'
+expect 0 "ab-report: D2D skipped in B" "$o/ab-report" --schema $schema --md "$tmp/d2d-s.md" "$tmp/d2d-a.json" "$tmp/d2d-s.json"
+has "ab-report: skipped D2D row with its reason" "$tmp/d2d-s.md" \
+	'| `copy_dtod_16777216_gbps` | device copy | >= 90% | GPU | present | **skipped in B**: --skip-kernels: libcuda 535'
+has "ab-report: skipped is not measured" "$tmp/d2d-s.md" 'not measured |'
+has "ab-report: skips counted apart" "$tmp/d2d-s.md" '4 metrics measured on one side only were skipped on the other'
+has "ab-report: skips are no pass" "$tmp/d2d-s.md" '0 miss their target.'
+expect 0 "ab-report: D2D measured in B" "$o/ab-report" --schema $schema --ref "A-sparse=$tmp/d2d-r.json" \
+	--md "$tmp/d2d-b.md" "$tmp/d2d-a.json" "$tmp/d2d-b.json"
+has "ab-report: D2D 16 MiB at 85% misses 90%" "$tmp/d2d-b.md" '| `copy_dtod_16777216_gbps` | device copy | >= 90% | GPU |'
+has "ab-report: D2D named in the summary" "$tmp/d2d-b.md" '`copy_dtod_16777216_gbps` (85.0%)'
+has "ab-report --ref: its own table" "$tmp/d2d-b.md" '### Reference run: A-sparse'
+has "ab-report --ref: harness args shown" "$tmp/d2d-b.md" 'harness_args `--fma-gap-ms 100`'
+has "ab-report --ref: kernel_fma_ms at 25% of A, B at 400% of A-sparse" "$tmp/d2d-b.md" ' | 25.0 | 100.0 | 400.0 |'
+if awk '/^### Reference/ { exit } /copy_dtod_16777216_gbps/ && /A-sparse/ { f = 1 } END { exit !f }' "$tmp/d2d-b.md"; then
+	bad "ab-report --ref: the main table stays B vs A"; else ok "ab-report --ref: the main table stays B vs A"; fi
+sed 's/"n_warm": "100"/"n_warm": "50"/' "$tmp/d2d-r.json" >"$tmp/d2d-rc.json"
+expect 0 "ab-report --ref: another run_cfg left out, not compared" "$o/ab-report" --ref "x=$tmp/d2d-rc.json" \
+	--md "$tmp/d2d-rc.md" "$tmp/d2d-a.json" "$tmp/d2d-b.json"
+has "ab-report --ref: says why" "$tmp/d2d-rc.md" 'Left out: its run_cfg differs'
+expect 2 "ab-report: --ref without =" "$o/ab-report" --ref nonsense "$tmp/d2d-a.json" "$tmp/d2d-b.json"
 
 # 9. the committed embedded PTX matches kernels/kernels.ptx
 sh kernels/embed_ptx.sh kernels/kernels.ptx "$tmp/kernels_ptx.c"
