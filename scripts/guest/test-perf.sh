@@ -7,7 +7,9 @@
 # there is one; vfu-stats-dir.sh on a small stats file (pairs, prefixed pairs, a table, sections
 # left out); scripts/h200/ba.sh --post-only on a made-up out dir (A from the recorded H200 runs,
 # B's files on a console, vgsp-vfu snapshots at the marks): B aggregates as role guest with this
-# side's fields, the A/B report has the bound column and both device names, "BA PASS".
+# side's fields, the A/B report has the bound column and both device names, "BA PASS"; with an
+# A-sparse beside (a table of its own) and clock traces + stamped marks per side: the SM clock
+# within the k_fma phase and overall (scripts/h200/clock-phases.sh), the launch gaps.
 # usage: scripts/guest/test-perf.sh      last line "N passed, N failed"; exit 0 only if none failed
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -176,6 +178,42 @@ export FAKE_HARNESS_STATE VGSP_DEBUGFS
 		--harness-args "" --out "$O/host" > "$T/a.log" 2>&1
 ) || true
 check "ba: A made from the recorded runs" test -f "$O/host/results.json"
+# A-sparse: the same recorded runs, the harness given the gap (the fake checks its arguments)
+(
+	cd "$ROOT/userspace/cuda" &&
+	FAKE_HARNESS_STATE=$T/fh-state2 FAKE_HARNESS_EXTRA="--fma-gap-ms 100" sh perf.sh --role host --runs 2 \
+		--bin "$T/cb" --harness tests/fake_harness.sh --commit test --harness-args "--fma-gap-ms 100" \
+		--out "$O/host-sparse" > "$T/as.log" 2>&1
+) || true
+check "ba: A-sparse made" test -f "$O/host-sparse/results.json"
+# Clock traces as nvidia-smi -lms writes them and marks as the stamper writes them: A's k_fma
+# phase all at 1980 MHz, B's all at the 345 MHz idle clock; A-sparse had no nvidia-smi
+mkdir -p "$O/clocks"
+awk 'BEGIN { for (i = 0; i < 200; i++) { ms = i * 20; sm = (i >= 50 && i < 100) ? 1980 : 345
+	printf "2026/12/03 14:40:%02d.%03d, %d MHz, 3201 MHz, %d %%, P%d\n", int(ms / 1000), ms % 1000, sm, (sm > 345 ? 100 : 0), (sm > 345 ? 0 : 8) } }' \
+	> "$O/clocks/trace-a.csv"
+printf '%s\n' "2026/12/03 14:40:01.000 vgsp-perf-mark phase kernel_fma begin" \
+	"2026/12/03 14:40:01.990 vgsp-perf-mark phase kernel_fma end" > "$O/clocks/marks-a.txt"
+awk 'BEGIN { for (i = 0; i < 200; i++) { ms = i * 20
+	printf "2026/12/03 14:42:%02d.%03d, 345 MHz, 3201 MHz, %d %%, P0\n", int(ms / 1000), ms % 1000, (i % 10 ? 0 : 100) } }' \
+	> "$O/clocks/trace-b.csv"
+printf '%s\n' "2026/12/03 14:42:00.000 vgsp-perf-mark before" "2026/12/03 14:42:01.000 vgsp-perf-mark phase kernel_fma begin" \
+	"2026/12/03 14:42:02.000 vgsp-perf-mark phase kernel_fma end" "2026/12/03 14:42:03.900 vgsp-perf-mark after" \
+	> "$O/clocks/marks-b.txt"
+echo "unavailable: nvidia-smi not found" > "$O/clocks/trace-a-sparse.txt"
+for i in 1 2; do
+	echo "info kernel_fma_gap gap_ms_set=0 host_gap_ms_min=90.000 host_gap_ms_p50=10$i.500 host_gap_ms_max=120.000" \
+		>> "$T/gfiles/run-0$i.txt"
+done
+{
+	echo "perf: [1.0] guest up"
+	echo "vgsp-perf-mark before"
+	sh "$EMIT" -t perf "$T/gfiles/env.txt" "$T/gfiles/clocks-guest-before.txt" "$T/gfiles/run-01.txt"
+	echo "[    7.000000] NVRM: something"
+	sh "$EMIT" -t perf "$T/gfiles/run-02.txt" "$T/gfiles/clocks-guest-after.txt"
+	echo "vgsp-perf-mark after"
+	echo "perf: [9.0] VERDICT PASS: perf: 2 of 2 runs status OK"
+} > "$O/r3/guest/console.txt"
 check "ba.sh --post-only: BA PASS" sh -c "sh '$ROOT/scripts/h200/ba.sh' --post-only --out '$O' > '$T/ba.log' 2>&1; tail -n 1 '$T/ba.log' | grep -q '^BA PASS'"
 J=$O/guest/results.json
 check "ba: B aggregated as role guest, 2 runs, status OK" sh -c \
@@ -196,6 +234,18 @@ check "ba: report rows carry their bound" sh -c \
 	"grep -q '| \`kernel_fma_gflops\` | compute | >= 95% | GPU |' '$M' && grep -q '| \`init_ms\` | initialization | B <= 2x A | guest CPU (TCG) |' '$M'"
 check "ba: svg written" grep -q '</svg>' "$O/ab/ab-report.svg"
 check "ba: summary lists the rows" grep -q 'kernel_fma_gflops.*GPU' "$O/summary.txt"
+check "ba: the report's main table stays B vs A, A-sparse in a table of its own" sh -c \
+	"grep -q '^### Reference run: A-sparse' '$M' && ! awk '/^### Reference/ { exit } /A-sparse/' '$M' | grep -q ."
+check "ba: summary shows kernel_fma for A, A-sparse and B" grep -q '^    | .kernel_fma_ms. | 8.688 | 8.688 | 8.688 | 100.0 | 100.0 | 100.0 |' "$O/summary.txt"
+check "ba: the summary's rows are the main table's only" sh -c "[ \$(grep -c '^ *\`kernel_fma_ms\`' '$O/summary.txt') = 1 ]"
+C=$O/clocks/phases.txt
+check "ba: A's k_fma phase at the top clock" grep -q '^a kernel_fma: n=50 windows=1 sm_mhz min/p50/max 1980/1980/1980 idle<=345 0% ' "$C"
+check "ba: B's k_fma phase at idle" grep -q '^b kernel_fma: n=51 windows=1 sm_mhz min/p50/max 345/345/345 idle<=345 100% ' "$C"
+check "ba: B overall is the guest's perf window" grep -q '^b overall: n=196 windows=1 ' "$C"
+check "ba: a side without a trace says why" grep -q '^a-sparse: no clock figures: unavailable: nvidia-smi not found; no marks stamped' "$C"
+check "ba: B's launch gap from the guest's runs" grep -q '^  B: 101.500 ms (runs: 101.500 102.500; --fma-gap-ms 0)' "$C"
+check "ba: clocks in the report and the summary" sh -c "grep -q '^## GPU clocks during the runs' '$M' && grep -q '^  b kernel_fma: n=51' '$O/summary.txt'"
+check "clock-phases: usage" sh -c "sh '$ROOT/scripts/h200/clock-phases.sh' 2>&1; [ \$? = 2 ]"
 
 echo "$P passed, $F failed"
 [ "$F" = 0 ]

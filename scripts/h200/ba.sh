@@ -10,8 +10,9 @@
 # usage: sh scripts/h200/ba.sh --bundle DIR --out DIR [--runs-a N] [--runs-b N]
 #            [--n-warm N] [--n-malloc N] [--n-thru N] [--sizes B,B,..] [--fma-blocks N]
 #            [--budget S] [--a-timeout S] [--rung3] [--vfu-args "ARGS"] [--commit TEXT]
-#            [--bound GLOB=LABEL]... [--tar FILE] [--sim]
-#        sh scripts/h200/ba.sh --post-only --out DIR [--bundle DIR]
+#            [--bound GLOB=LABEL]... [--tar FILE] [--sim] [--runs-sparse N]
+#            [--sparse-gap-ms N] [--trace-ms N] [--idle-mhz N]
+#        sh scripts/h200/ba.sh --post-only --out DIR [--bundle DIR] [--idle-mhz N]
 # --bundle DIR: made by scripts/guest/make-bundle.sh DIR (carried with the call): the guest, its
 #          QEMU, DIR/perf-harness (the guest image's harness: A runs this very binary) and
 #          DIR/jansson.tar.gz (for perf-results/perf-validate/ab-report when the machine has no
@@ -33,12 +34,30 @@
 #          (no --hostd) and the guest's harness with --skip-kernels (sim has no SMs); A fails
 #          there (no libcuda), so no report, but the guest, its marks, the extraction, the
 #          counters and B's aggregation run as on the device
+# --runs-sparse N (= --runs-a; 0: none), --sparse-gap-ms N (100): "A-sparse", a third run
+#          natively after A: the same harness with --fma-gap-ms N, the GPU idle N ms before each
+#          timed k_fma launch, as B's guest leaves it between launches under TCG (each run's
+#          "info kernel_fma_gap" says how long the gap really was on every side). If A-sparse
+#          falls to B's kernel_fma, launch sparsity is what bounds B. Its own results.json
+#          (host-sparse/), in the report as a table beside A and B (ab-report --ref); the main
+#          table stays B vs A
+# --trace-ms N (20), --idle-mhz N (345): the GPU's clocks are sampled during A, A-sparse and B
+#          (nvidia-smi --query-gpu=timestamp,clocks.sm,clocks.mem,utilization.gpu,pstate -lms N,
+#          in the background, stopped after each side; it only reads: no clock, power,
+#          persistence or MIG setting is touched). The harness marks its phases
+#          (--mark-file: a file natively, /dev/console in the guest) and a stamper here stamps
+#          each mark line as it appears; scripts/h200/clock-phases.sh cuts the traces at them:
+#          per side, the SM clock (min/p50/max, share at idle <= --idle-mhz) within the
+#          kernel_fma phase and overall. VGSP_NVIDIA_SMI names another nvidia-smi for the trace
+#          (a dry run's stand-in)
 # --post-only: redo the steps after the guest (extract, counters, aggregate, report) on an out
 #          dir made by a run (here or on the host, with the host's own jansson)
 # Out dir: ba.log (this output), host/ (A: perf.sh's run files, results.json), r3/ (rung3.sh's
 #          files; r3/guest/console.txt is the guest console), guest/ (B: the files extracted
 #          from the console, results.json), host-side/ (nvidia-smi clocks and vgsp-vfu counters
 #          at the guest's "vgsp-perf-mark" lines, as counter dirs), ab/ (ab-report.md, .svg),
+#          host-sparse/ (A-sparse), clocks/ (trace-SIDE.csv, marks-SIDE.txt: the stamped marks,
+#          phases.txt: the per-side clock summary, also in the report and summary.txt),
 #          summary.txt. The last line: "BA PASS|FAIL: ...". Exit 0 when A and B both aggregated
 #          with every run verified and the report was written.
 set -u
@@ -47,6 +66,7 @@ cd "$VGSP_ROOT" || exit 2
 CMDLINE="sh scripts/h200/ba.sh $*"
 BUNDLE="" OUT="" RA=10 RB=5 NWARM=100 NMALLOC=50 NTHRU=100 SIZES=4096,262144,4194304,16777216
 FB=1056 BUDGET=530 ATMO=150 RUNG3=0 VFUARGS="" COMMIT=${R3_TREE:-} BOUNDS="" TAR="" POST=0 SIM=0
+RS="" GAP=100 TRACE_MS=20 IDLE=345 NVSMI=${VGSP_NVIDIA_SMI:-nvidia-smi}
 while [ $# -gt 0 ]; do
 	case $1 in
 	--bundle) BUNDLE=$2; shift 2 ;;
@@ -68,12 +88,17 @@ while [ $# -gt 0 ]; do
 	--tar) TAR=$2; shift 2 ;;
 	--post-only) POST=1; shift ;;
 	--sim) SIM=1; shift ;;
+	--runs-sparse) RS=$2; shift 2 ;;
+	--sparse-gap-ms) GAP=$2; shift 2 ;;
+	--trace-ms) TRACE_MS=$2; shift 2 ;;
+	--idle-mhz) IDLE=$2; shift 2 ;;
 	*) echo "ba: unknown argument $1" >&2; exit 2 ;;
 	esac
 done
-[ -n "$OUT" ] || { sed -n '10,14p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+[ -n "$OUT" ] || { sed -n '10,15p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 [ "$POST" = 1 ] || [ -n "$BUNDLE" ] || { echo "ba: --bundle DIR is required" >&2; exit 2; }
-for v in "$RA" "$RB" "$NWARM" "$NMALLOC" "$NTHRU" "$FB" "$BUDGET" "$ATMO"; do
+RS=${RS:-$RA}
+for v in "$RA" "$RB" "$NWARM" "$NMALLOC" "$NTHRU" "$FB" "$BUDGET" "$ATMO" "$RS" "$GAP" "$TRACE_MS" "$IDLE"; do
 	case $v in ''|*[!0-9]*) echo "ba: '$v' is not a count" >&2; exit 2 ;; esac
 done
 mkdir -p "$OUT" || exit 2
@@ -85,10 +110,89 @@ W=$(mktemp -d /tmp/ba-work.XXXXXX) || exit 2
 BIN=$W/bin
 T0=$(date +%s)
 el() { echo $(($(date +%s) - T0)); }
-WATCH=""
-cleanup() { [ -z "$WATCH" ] || kill "$WATCH" 2>/dev/null; rm -rf "$W"; }
+WATCH="" TRPID="" STPID=""
+CLK=$OUT/clocks
+cleanup() {
+	[ -z "$WATCH" ] || kill "$WATCH" 2>/dev/null
+	trace_stop
+	rm -rf "$W"
+}
 trap cleanup EXIT
 trap 'exit 1' INT TERM
+
+# --- the GPU's clocks and the phase marks, per side (A, A-sparse, B) --------------------------
+# trace_start SIDE: nvidia-smi samples the clocks into clocks/trace-SIDE.csv until trace_stop.
+# Reads only; never sets clocks, power, persistence or MIG.
+trace_start() {
+	mkdir -p "$CLK"
+	TRPID=""
+	if ! command -v "$NVSMI" > /dev/null 2>&1; then
+		echo "unavailable: $NVSMI not found" > "$CLK/trace-$1.txt"
+		return 0
+	fi
+	lp="-lms $TRACE_MS"
+	if ! "$NVSMI" -h 2>&1 | grep -q -- '-lms'; then
+		lp="-l 1"
+		echo "nvidia-smi has no -lms: 1 s samples" > "$CLK/trace-$1.txt"
+	fi
+	# shellcheck disable=SC2086 # lp is two words
+	"$NVSMI" --query-gpu=timestamp,clocks.sm,clocks.mem,utilization.gpu,pstate \
+		--format=csv,noheader $lp > "$CLK/trace-$1.csv" 2> "$CLK/trace-$1.err" &
+	TRPID=$!
+}
+# trace_stop: ends the sampler and the stamper, whichever runs (the stamper's tail first: its
+# pipeline then drains and ends by itself)
+trace_stop() {
+	if [ -n "$TRPID" ]; then kill "$TRPID" 2>/dev/null; wait "$TRPID" 2>/dev/null; fi
+	TRPID=""
+	for pf in "$W"/tail-*.pid; do
+		[ -f "$pf" ] || continue
+		kill "$(cat "$pf")" 2>/dev/null
+		rm -f "$pf"
+	done
+	if [ -n "$STPID" ]; then wait "$STPID" 2>/dev/null; fi
+	STPID=""
+	for f in "$CLK"/trace-*.err; do [ -s "$f" ] || rm -f "$f"; done
+}
+# stamp_start FILE SIDE: every "vgsp-perf-mark" line FILE gets (the guest's console, or the
+# harness's --mark-file natively), as it is written, with this machine's time in the trace's
+# format, into clocks/marks-SIDE.txt
+stamp_start() {
+	mkdir -p "$CLK"
+	# shellcheck disable=SC2016 # $$ and $0.. belong to the inner sh
+	sh -c 'echo $$ > "$0"; exec tail -n +1 -F -s 0.02 --pid="$2" "$1" 2> /dev/null' \
+		"$W/tail-$2.pid" "$1" "$$" | grep --line-buffered -a '^vgsp-perf-mark ' |
+		while IFS= read -r l; do
+			printf '%s %s\n' "$(date '+%Y/%m/%d %H:%M:%S.%3N')" "${l%"$CR"}"
+		done >> "$CLK/marks-$2.txt" &
+	STPID=$!
+}
+CR=$(printf '\r')
+
+# The clock summary per side, the launch gaps the harness saw, into clocks/phases.txt
+clocks_summary() {
+	mkdir -p "$CLK"
+	{
+		echo "GPU clocks per side (nvidia-smi every ${TRACE_MS} ms; phases cut at the harness's marks, stamped here; idle = SM <= $IDLE MHz; p50 nearest rank):"
+		for s in a a-sparse b; do
+			if [ -s "$CLK/trace-$s.csv" ] && [ -s "$CLK/marks-$s.txt" ]; then
+				sh scripts/h200/clock-phases.sh --idle-mhz "$IDLE" --label "$s" \
+					"$CLK/trace-$s.csv" "$CLK/marks-$s.txt" kernel_fma
+				[ ! -f "$CLK/trace-$s.txt" ] || echo "$s note: $(cat "$CLK/trace-$s.txt")"
+			elif [ -f "$CLK/trace-$s.txt" ] || [ -f "$CLK/marks-$s.txt" ]; then
+				echo "$s: no clock figures: $(cat "$CLK/trace-$s.txt" 2>/dev/null || echo 'empty trace')$([ -s "$CLK/marks-$s.txt" ] && echo "; $(grep -c ' phase ' "$CLK/marks-$s.txt") phase marks stamped" || echo '; no marks stamped')"
+			fi
+		done
+		echo "Host time from one k_fma's end to the next launch (info kernel_fma_gap: each run's p50; the median over runs):"
+		for d in host:A host-sparse:A-sparse guest:B; do
+			g=$(cat "$OUT/${d%%:*}"/run-*.txt 2>/dev/null | sed -n 's/^info kernel_fma_gap .*host_gap_ms_p50=\([0-9.]*\).*/\1/p' | sort -n)
+			set=$(cat "$OUT/${d%%:*}"/run-*.txt 2>/dev/null | sed -n 's/^info kernel_fma_gap gap_ms_set=\([0-9]*\).*/\1/p' | head -n 1)
+			[ -n "$g" ] || continue
+			n=$(echo "$g" | wc -l)
+			echo "  ${d#*:}: $(echo "$g" | sed -n "$(((n + 1) / 2))p") ms (runs: $(echo "$g" | tr '\n' ' ' | sed 's/ $//'); --fma-gap-ms ${set:-0})"
+		done
+	} > "$CLK/phases.txt" 2>&1
+}
 
 # --- the tools: perf-results, perf-validate, ab-report (jansson: the bundle's, else the system's)
 build_tools() {
@@ -173,6 +277,7 @@ post() {
 	echo "ba: A/B report"
 	mkdir -p "$OUT/ab"
 	set -- --schema "$SCHEMA" --devices-may-differ --md "$OUT/ab/ab-report.md" --svg "$OUT/ab/ab-report.svg"
+	[ ! -f "$OUT/host-sparse/results.json" ] || set -- "$@" --ref "A-sparse=$OUT/host-sparse/results.json"
 	while IFS= read -r b; do [ -z "$b" ] || set -- "$@" --bound "$b"; done <<EOF
 $BOUNDS
 EOF
@@ -196,6 +301,17 @@ EOF
 	fi
 	sed 's/^/  /' "$W/ab.log" | tail -n 5
 	[ -f "$OUT/ab/ab-report.md" ] || return 1
+	clocks_summary
+	if [ -s "$CLK/phases.txt" ]; then
+		{
+			echo
+			echo "## GPU clocks during the runs (ba.sh: \`clocks/\`)"
+			echo
+			echo '```'
+			cat "$CLK/phases.txt"
+			echo '```'
+		} >> "$OUT/ab/ab-report.md"
+	fi
 	return "$((brc != 0 || arc != 0))"
 }
 
@@ -218,10 +334,17 @@ summary() {
 		fi
 		if [ -f "$md" ]; then
 			echo "  report: $md (+ .svg); the rows (metric | bound | A | B | perf % | verdict):"
-			grep '^| `' "$md" | awk -F'|' '{ printf "    %-28s %-16s %-26s %-26s %-8s %s\n", $2, $5, $6, $7, $9, $11 }' |
+			awk '/^### Reference run/ { exit } /^\| `/' "$md" |
+				awk -F'|' '{ printf "    %-28s %-16s %-26s %-26s %-8s %s\n", $2, $5, $6, $7, $9, $11 }' |
 				sed 's/ (n=[0-9]*, ±[0-9.]*%)//g'
-			grep -E '^\*\*Summary|^Of the misses' "$md" | sed 's/^/  /'
+			grep -E '^\*\*Summary|^Of the misses|skipped on the other' "$md" | sed 's/^/  /'
+			if grep -q '^### Reference run: A-sparse' "$md"; then
+				echo "  A-sparse beside A and B (metric | A | A-sparse | B | A-sparse vs A % | B vs A % | B vs A-sparse %):"
+				sed -n '/^### Reference run: A-sparse/,/^#/p' "$md" | grep -E '^\| `kernel_fma' |
+					sed 's/ (n=[0-9]*, ±[0-9.]*%)//g; s/^/    /'
+			fi
 		fi
+		[ ! -s "$CLK/phases.txt" ] || sed 's/^/  /' "$CLK/phases.txt"
 	}
 }
 
@@ -255,20 +378,42 @@ main() {
 	build_tools || { tools=0; echo "ba: perf-results/perf-validate/ab-report did not build (A and B still run; redo the rest with --post-only):"; tail -n 10 "$W/tools.log" | sed 's/^/  /'; }
 	echo "ba: harness $hsrc, sha256 $(sha256sum "$BIN/perf-harness" | cut -d' ' -f1); tools $([ "$tools" = 1 ] && echo built || echo MISSING) in $(($(el) - t)) s"
 
-	# --- 2. A: natively on the GPU ----------------------------------------------------------
-	t=$(el)
-	echo "ba: A: perf.sh --role host, $RA runs (at most $ATMO s)"
-	set -- --role host --runs "$RA" --n-warm "$NWARM" --n-malloc "$NMALLOC" --n-thru "$NTHRU" \
-		--sizes "$SIZES" --out "$OUT/host" --bin "$BIN" --harness "$BIN/perf-harness" \
-		--harness-args "--fma-blocks $FB" --commit "$COMMIT"
-	[ "$tools" = 1 ] || set -- "$@" --no-aggregate
-	timeout "$ATMO" sh "$CUDA/perf.sh" "$@" > "$W/a.log" 2>&1
+	# --- 2. A: natively on the GPU; then A-sparse, the same with idle gaps before k_fma -------
+	mkdir -p "$CLK"
+	# native_side NAME DIR RUNS "EXTRA HARNESS ARGS": perf.sh in clocks/ (the mark file's path
+	# stays relative in the recorded harness_args), the clocks sampled and the marks stamped
+	native_side() {
+		echo "ba: $1: perf.sh --role host, $3 runs (at most $ATMO s)${4:+, harness$4}"
+		t=$(el)
+		: > "$CLK/marks-$1.raw"
+		trace_start "$1"
+		stamp_start "$CLK/marks-$1.raw" "$1"
+		set -- "$1" --role host --runs "$3" --n-warm "$NWARM" --n-malloc "$NMALLOC" --n-thru "$NTHRU" \
+			--sizes "$SIZES" --out "$OUT/$2" --bin "$BIN" --harness "$BIN/perf-harness" \
+			--harness-args "--fma-blocks $FB$4 --mark-file marks-$1.raw" --commit "$COMMIT"
+		[ "$tools" = 1 ] || set -- "$@" --no-aggregate
+		n=$1
+		shift
+		(cd "$CLK" && timeout "$ATMO" sh "$VGSP_ROOT/$CUDA/perf.sh" "$@") > "$W/$n.log" 2>&1
+		nrc=$?
+		sleep 0.2   # the stamper's last marks and samples
+		trace_stop
+		rm -f "$CLK/marks-$n.raw"
+		grep -E '^perf.sh: (run|results)' "$W/$n.log" | sed 's/^/  /'
+		echo "ba: $n done in $(($(el) - t)) s (rc $nrc$([ "$nrc" = 124 ] && echo ', timed out')); $(grep -c ' phase ' "$CLK/marks-$n.txt" 2>/dev/null || echo 0) phase marks, $(wc -l < "$CLK/trace-$n.csv" 2>/dev/null || echo 0) clock samples"
+		return "$nrc"
+	}
+	native_side a host "$RA" ""
 	arc=$?
-	grep -E '^perf.sh: (run|results)' "$W/a.log" | sed 's/^/  /'
-	echo "ba: A done in $(($(el) - t)) s (rc $arc$([ "$arc" = 124 ] && echo ', timed out'))"
+	if [ "$RS" -gt 0 ]; then
+		native_side a-sparse host-sparse "$RS" " --fma-gap-ms $GAP"
+		echo "ba: A-sparse rc $? (not part of the verdict: a control)"
+	fi
 
 	# --- 3. B: the guest, with this side's snapshots at its marks ---------------------------
-	mkdir -p "$OUT/host-side"
+	mkdir -p "$OUT/host-side" "$OUT/r3/guest"
+	trace_start b
+	stamp_start "$OUT/r3/guest/console.log" b
 	(
 		con=$OUT/r3/guest/console.log
 		for s in before after; do
@@ -285,7 +430,7 @@ main() {
 	) &
 	WATCH=$!
 	left=$((BUDGET - $(el) - 45))
-	pa="perf=1 perf.args=--runs,$RB,--n-warm,$NWARM,--n-malloc,$NMALLOC,--n-thru,$NTHRU perf.sizes=$SIZES perf.harness=--fma-blocks,$FB"
+	pa="perf=1 perf.args=--runs,$RB,--n-warm,$NWARM,--n-malloc,$NMALLOC,--n-thru,$NTHRU perf.sizes=$SIZES perf.harness=--fma-blocks,$FB,--mark-file,/dev/console"
 	set -- --bundle "$BUNDLE" --out "$OUT/r3" --budget "$left"
 	if [ "$SIM" = 1 ]; then
 		pa="$pa,--skip-kernels"
@@ -300,6 +445,8 @@ main() {
 	R3_TREE=$COMMIT sh scripts/h200/rung3.sh "$@" > "$W/r3.log" 2>&1
 	grc=$?
 	kill "$WATCH" 2>/dev/null; wait "$WATCH" 2>/dev/null; WATCH=""
+	trace_stop
+	echo "ba: B's clocks: $(grep -c ' phase ' "$CLK/marks-b.txt" 2>/dev/null || echo 0) phase marks stamped from the console, $(wc -l < "$CLK/trace-b.csv" 2>/dev/null || echo 0) clock samples"
 	grep -E '^(rung3: (vgsp-vfu|guest|done)|  perf|  rung|RUNG |NATIVE|AFTER)' "$OUT/r3/rung3.log" | sed 's/^/  /' | tail -n 30
 	echo "ba: B done in $(($(el) - t)) s (rung3.sh rc $grc); host-side marks: $(tr '\n' ' ' < "$OUT/host-side/marks.txt" 2>/dev/null)"
 
