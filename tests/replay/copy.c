@@ -55,7 +55,7 @@
 #define PDE_SYS			(2ull << 1)	/* aperture: system memory */
 #define PTE_VALID		1ull
 
-#define COPY_TIMEOUT_NS		(120ull * 1000000000ull)
+#define COPY_TIMEOUT_NS		(30ull * 1000000000ull)	/* a copy: < 1 s */
 #define SAMPLES			64u
 
 static void w32(uint8_t *b, uint32_t o, uint32_t v)
@@ -208,10 +208,11 @@ static int wait_copy(const struct rp_copy *cp, unsigned int i)
 			return -EIO;
 		}
 		if (now_ns() > end) {
-			printf("FAIL gsp_replay.copy.x%u: no semaphore release in %llu s (semaphore %u, GP_GET %u)\n",
+			printf("FAIL gsp_replay.copy.x%u: no semaphore release in %llu s (semaphore %u, GP_GET %u, GP_PUT %u)\n",
 			       i, COPY_TIMEOUT_NS / 1000000000ull,
 			       vol32(cp->mem, SEM_OFF),
-			       vol32(cp->mem, USERD_OFF + USERD_GP_GET));
+			       vol32(cp->mem, USERD_OFF + USERD_GP_GET),
+			       vol32(cp->mem, USERD_OFF + USERD_GP_PUT));
 			return -ETIMEDOUT;
 		}
 		nanosleep(&ts, NULL);

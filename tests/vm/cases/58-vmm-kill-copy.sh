@@ -60,15 +60,19 @@ while [ $ok -lt $n ]; do
 	$BIN "$u" copy 0 64 >/tmp/victim.out 2>&1 &
 	p=$!
 	i=0
-	while ! grep -q '^COPYING' /tmp/victim.out && [ $i -lt 600 ] &&
+	# the client gives up on a copy after 30 s and says why
+	while ! grep -q '^COPYING' /tmp/victim.out && [ $i -lt 300 ] &&
 		kill -0 $p 2>/dev/null; do
 		sleep 0.2
 		i=$((i + 1))
 	done
 	if ! grep -q '^COPYING' /tmp/victim.out; then
+		sed 's/^/  channels| /' "$d/channels"
 		kill -9 $p 2>/dev/null
-		wait $p 2>/dev/null
-		fail vmm_kill_copy.vfio "kill $ok: the client never verified a copy: $(grep -m1 FAIL /tmp/victim.out)"
+		wait $p
+		r=$?
+		fail vmm_kill_copy.vfio "kill $ok: the client (exit $r) never verified a copy: $(grep -m1 FAIL /tmp/victim.out)"
+		sed 's/^/  client| /' /tmp/victim.out
 		break
 	fi
 	s=$(awk -v r="$(od -An -N2 -tu2 /dev/urandom)" 'BEGIN { printf "%.2f", (r % 100) / 100 }')
