@@ -227,6 +227,37 @@ expect 0 "ab-report --ref: another run_cfg left out, not compared" "$o/ab-report
 has "ab-report --ref: says why" "$tmp/d2d-rc.md" 'Left out: its run_cfg differs'
 expect 2 "ab-report: --ref without =" "$o/ab-report" --ref nonsense "$tmp/d2d-a.json" "$tmp/d2d-b.json"
 
+# 10. the harness itself end to end against tests/fake_libcuda.c (device memory = host memory):
+# D2D measured and read back, the --fma-gap-ms gap, the phase marks, --skip-kernels, a corrupt D2D
+fh() { # fh NAME ARGS: the harness on the fake libcuda, output in $tmp/NAME.txt, marks in $tmp/NAME.marks
+	n=$1
+	shift
+	LD_LIBRARY_PATH="$o/fakecuda" "$o/perf-harness" --sizes 4096,1048576 --fma-reps 3 \
+		--mark-file "$tmp/$n.marks" "$@" >"$tmp/$n.txt" 2>"$tmp/$n.err"
+}
+expect 0 "harness (fake libcuda): a run verifies" fh h1 --fma-gap-ms 20
+has "harness: D2D measured per size" "$tmp/h1.txt" 'metric copy_dtod_1048576_gbps '
+has "harness: D2D read back byte for byte" "$tmp/h1.txt" 'check copy_dtod_1048576_bytes checks=1048576 bad=0'
+if awk '$2 == "kernel_fma_gap" { split($4, m, "="); exit !(m[1] == "host_gap_ms_min" && m[2] >= 20) } END { if (NR == 0) exit 1 }' "$tmp/h1.txt" &&
+	grep -q '^info kernel_fma_gap gap_ms_set=20 ' "$tmp/h1.txt"; then
+	ok "harness: --fma-gap-ms 20 leaves >= 20 ms before each timed launch"
+else bad "harness: --fma-gap-ms 20 leaves >= 20 ms before each timed launch"; fi
+if [ "$(grep -c '^vgsp-perf-mark phase [a-z0-9_]* \(begin\|end\)$' "$tmp/h1.marks")" = 12 ] &&
+	grep -qx 'vgsp-perf-mark phase kernel_fma begin' "$tmp/h1.marks"; then
+	ok "harness: six phases marked, begin and end"
+else bad "harness: six phases marked, begin and end"; fi
+expect 0 "harness (fake libcuda): --skip-kernels" fh h2 --skip-kernels
+has "harness: D2D skipped with its reason" "$tmp/h2.txt" 'skipped copy_dtod_4096_gbps --skip-kernels: libcuda 535 runs cuMemcpyDtoD'
+if grep -q '^metric copy_dtod' "$tmp/h2.txt" || grep -q 'phase kernel_fma' "$tmp/h2.marks"; then
+	bad "harness: no D2D and no kernel phase with --skip-kernels"; else ok "harness: no D2D and no kernel phase with --skip-kernels"; fi
+FAKE_CUDA_DTOD_CORRUPT=1 expect 1 "harness: a corrupt D2D copy fails the run" fh h3
+unset FAKE_CUDA_DTOD_CORRUPT
+has "harness: the D2D check counts it" "$tmp/h3.txt" 'check copy_dtod_4096_bytes checks=4096 bad=1'
+has "harness: status FAIL" "$tmp/h3.txt" 'status FAIL'
+expect 2 "harness: --mark-file that cannot be opened" fh h4 --mark-file "$tmp/no/such/dir/marks"
+res "$tmp/h1.json" "$tmp/h1.txt" >"$tmp/last" 2>&1
+expect 0 "perf-validate: the fake run's results with D2D" "$o/perf-validate" $schema "$tmp/h1.json"
+
 # 9. the committed embedded PTX matches kernels/kernels.ptx
 sh kernels/embed_ptx.sh kernels/kernels.ptx "$tmp/kernels_ptx.c"
 expect 0 "src/kernels_ptx.c is in sync with kernels/kernels.ptx" cmp "$tmp/kernels_ptx.c" src/kernels_ptx.c
