@@ -99,6 +99,50 @@ fail:
 	return -1;
 }
 
+/* Video memory in 2 MiB pages mapped for the CPU only (no GPU VA). */
+int hd_alloc_vid_cpu(struct hd_dev *d, struct hd_mem *m, uint64_t size)
+{
+	struct nv_memory_alloc p;
+	const uint64_t page = 2u << 20;
+
+	memset(m, 0, sizeof(*m));
+	m->map_fd = -1;
+	size = (size + page - 1) & ~(page - 1);
+	memset(&p, 0, sizeof(p));
+	p.owner = d->client;
+	p.type = NVOS32_TYPE_IMAGE;
+	p.flags = NVOS32_ALLOC_FLAGS_ALIGNMENT_FORCE | NVOS32_ALLOC_FLAGS_IGNORE_BANK_PLACEMENT |
+		  NVOS32_ALLOC_FLAGS_MAP_NOT_REQUIRED | NVOS32_ALLOC_FLAGS_PERSISTENT_VIDMEM;
+	p.attr = (NVOS32_ATTR_PHYSICALITY_ALLOW_NONCONTIGUOUS << NVOS32_ATTR_PHYSICALITY_SHIFT) |
+		 (NVOS32_ATTR_LOCATION_VIDMEM << NVOS32_ATTR_LOCATION_SHIFT) |
+		 (NVOS32_ATTR_PAGE_SIZE_HUGE << NVOS32_ATTR_PAGE_SIZE_SHIFT);
+	p.attr2 = NVOS32_ATTR2_ZBC_PREFER_NO_ZBC |
+		  (NVOS32_ATTR2_GPU_CACHEABLE_YES << NVOS32_ATTR2_GPU_CACHEABLE_SHIFT) |
+		  (NVOS32_ATTR2_PAGE_SIZE_HUGE_2MB << NVOS32_ATTR2_PAGE_SIZE_HUGE_SHIFT);
+	p.format = 6; /* PTE kind: generic memory */
+	p.size = size;
+	p.alignment = page;
+	p.limit = size - 1;
+	m->h = new_handle(d);
+	if (rm_alloc(d, d->device, &m->h, NV01_MEMORY_LOCAL_USER, &p, sizeof(p),
+		     "alloc vidmem (FB partition)")) {
+		m->h = 0;
+		return -1;
+	}
+	m->size = size;
+	m->flags = HD_MEM_VID | HD_MEM_CPU;
+	if (rm_map_cpu(d, d->device, m->h, size, 0, &m->cpu, &m->map_fd,
+		       "map FB partition to CPU")) {
+		rm_free(d, d->device, m->h);
+		m->h = 0;
+		return -1;
+	}
+	if (d->log)
+		fprintf(d->log, "mem: FB partition %llu MiB handle 0x%x cpu %p\n",
+			(unsigned long long)(size >> 20), m->h, m->cpu);
+	return 0;
+}
+
 void hd_free(struct hd_dev *d, struct hd_mem *m)
 {
 	if (m->cpu)

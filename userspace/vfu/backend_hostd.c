@@ -887,8 +887,42 @@ void vfu_hostd_dma_removed(void *arg, uint64_t iova, uint64_t size)
 
 /* ---- life ------------------------------------------------------------ */
 
+/* The FB store in host memory, registered with RM (the GPU reads and
+ * writes it over PCIe). */
+static int fb_in_sysmem(struct vfu_hostd *h, const struct vgsp_profile *prof)
+{
+	h->fb = mmap(NULL, prof->fb_size, PROT_READ | PROT_WRITE,
+		     MAP_SHARED | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (h->fb == MAP_FAILED) {
+		perror("vgsp-vfu: hostd: FB store");
+		return -1;
+	}
+	if (hd_backing_register(&h->d, h->fb, prof->fb_size, &h->fb_b)) {
+		fprintf(stderr, "vgsp-vfu: hostd: the FB store (%llu MiB) cannot be registered with the GPU: RM status 0x%x\n",
+			(unsigned long long)(prof->fb_size >> 20),
+			h->d.last_status);
+		munmap(h->fb, prof->fb_size);
+		return -1;
+	}
+	return 0;
+}
+
+/* The FB store as a partition of the GPU's memory, which the core reaches
+ * through the GPU's BAR1 (uncached). */
+static int fb_in_vidmem(struct vfu_hostd *h, const struct vgsp_profile *prof)
+{
+	if (hd_backing_vidmem(&h->d, prof->fb_size, &h->fb_b)) {
+		fprintf(stderr, "vgsp-vfu: hostd: no FB partition of %llu MiB in the GPU's memory (stage '%s', RM status 0x%x)\n",
+			(unsigned long long)(prof->fb_size >> 20),
+			h->d.stage ? h->d.stage : "-", h->d.last_status);
+		return -1;
+	}
+	h->fb = h->fb_b.cpu;
+	return 0;
+}
+
 struct vfu_hostd *vfu_hostd_open(const struct vgsp_profile *prof,
-				 FILE *rm_log)
+				 FILE *rm_log, bool fb_vidmem)
 {
 	struct vfu_hostd *h = calloc(1, sizeof(*h));
 	uint64_t t0 = now_ns();
@@ -906,26 +940,15 @@ struct vfu_hostd *vfu_hostd_open(const struct vgsp_profile *prof,
 		free(h);
 		return NULL;
 	}
-	h->fb = mmap(NULL, prof->fb_size, PROT_READ | PROT_WRITE,
-		     MAP_SHARED | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	if (h->fb == MAP_FAILED) {
-		perror("vgsp-vfu: hostd: FB store");
+	if (fb_vidmem ? fb_in_vidmem(h, prof) : fb_in_sysmem(h, prof)) {
 		hd_close(&h->d);
 		free(h);
 		return NULL;
 	}
-	if (hd_backing_register(&h->d, h->fb, prof->fb_size, &h->fb_b)) {
-		fprintf(stderr, "vgsp-vfu: hostd: the FB store (%llu MiB) cannot be registered with the GPU: RM status 0x%x\n",
-			(unsigned long long)(prof->fb_size >> 20),
-			h->d.last_status);
-		munmap(h->fb, prof->fb_size);
-		hd_close(&h->d);
-		free(h);
-		return NULL;
-	}
-	fprintf(stderr, "vgsp-vfu: hostd: driver %s, FB store %llu MiB registered in %llu ms\n",
+	fprintf(stderr, "vgsp-vfu: hostd: driver %s, FB store %llu MiB in %s, ready in %llu ms\n",
 		hd_driver_version(&h->d),
 		(unsigned long long)(prof->fb_size >> 20),
+		fb_vidmem ? "the GPU's memory (BAR1)" : "host memory (registered)",
 		(unsigned long long)((now_ns() - t0) / 1000000));
 	return h;
 }
@@ -947,9 +970,10 @@ void vfu_hostd_show(void *arg, FILE *f)
 		nm += h->mir[i].used;
 	for (i = 0; i < VGSP_FIFO_MAX_CHANNELS; i++)
 		nf += h->fwd[i].used;
-	fprintf(f, "driver %s fb_store_mib %llu windows %u windows_refused %llu\n",
+	fprintf(f, "driver %s fb_store_mib %llu fb_in %s windows %u windows_refused %llu\n",
 		hd_driver_version(&h->d),
-		(unsigned long long)(h->fb_b.size >> 20), h->nwin,
+		(unsigned long long)(h->fb_b.size >> 20),
+		h->fb_b.vid ? "vidmem" : "sysmem", h->nwin,
 		(unsigned long long)h->windows_refused);
 	fprintf(f, "launches %llu launch_errors %llu faults %llu timeouts %llu last_rc %u chan_opens %llu channels %u mirrors %u\n",
 		(unsigned long long)h->launches,
@@ -1020,9 +1044,13 @@ void vfu_hostd_close(struct vfu_hostd *h)
 	}
 	for (i = 0; i < h->nwin; i++)
 		hd_backing_unregister(&h->d, &h->win[i].b);
-	hd_backing_unregister(&h->d, &h->fb_b);
+	if (h->fb_b.vid) {
+		hd_backing_unregister(&h->d, &h->fb_b);	/* unmaps it too */
+	} else {
+		hd_backing_unregister(&h->d, &h->fb_b);
+		munmap(h->fb, h->prof->fb_size);
+	}
 	hd_close(&h->d);
-	munmap(h->fb, h->prof->fb_size);
 	pthread_mutex_destroy(&h->mu);
 	free(h->rp);
 	free(h);

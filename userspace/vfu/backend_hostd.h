@@ -27,11 +27,14 @@ struct vgsp_dev_opts;
 struct vfu_hostd;
 
 /*
- * Open the GPU and set up the FB store for @prof. NULL, with the reason
- * on stderr, if anything is missing or refused (fail closed).
+ * Open the GPU and set up the FB store for @prof: host memory registered
+ * with RM, or with @fb_vidmem a partition of the GPU's own memory (the
+ * guest's kernels and copies then run at the GPU's memory bandwidth; the
+ * core's own FB accesses cross PCIe uncached). NULL, with the reason on
+ * stderr, if anything is missing or refused (fail closed).
  */
 struct vfu_hostd *vfu_hostd_open(const struct vgsp_profile *prof,
-				 FILE *rm_log);
+				 FILE *rm_log, bool fb_vidmem);
 /* What vgsp_dev_create_opts needs: the backend, its state, the FB. */
 void vfu_hostd_dev_opts(struct vfu_hostd *h, struct vgsp_dev_opts *o);
 /* A client's memory window came or goes (registered with RM / dropped). */

@@ -5,11 +5,13 @@
  *
  *   vgsp-vfu --socket PATH [--profile h100-10g] [--uuid UUID] [--msix N]
  *            [--stats FILE] [--log FILE] [--log-reads N] [--log-dma] [--persist]
- *            [--backend sim|hostd] [--rm-log FILE]
+ *            [--backend sim|hostd] [--rm-log FILE] [--fb sysmem|vidmem]
  *
  * --backend hostd (a build with HOSTD=1, on a machine with an NVIDIA GPU):
- * compute launches run on the GPU (backend_hostd.h); the instance refuses
- * to start if the GPU cannot be used. --rm-log: hostd's RM call log.
+ * compute launches and copies run on the GPU (backend_hostd.h); the
+ * instance refuses to start if the GPU cannot be used. --rm-log: hostd's
+ * RM call log. --fb vidmem: the guest's FB is a partition of the GPU's
+ * memory instead of host memory (hostd only).
  *
  * The core's views (counters, info, bar0_unknown, GSP views) plus our own
  * frontend view are written to --stats every second, after each client's
@@ -187,7 +189,8 @@ static void usage(void)
 {
 	fprintf(stderr, "usage: vgsp-vfu --socket PATH [--profile ID] [--uuid UUID] "
 		"[--msix N] [--stats FILE] [--log FILE] [--log-reads N] [--log-dma] [--persist]\n"
-		"                [--backend sim|hostd] [--rm-log FILE] [--mmap]\n");
+		"                [--backend sim|hostd] [--rm-log FILE] [--mmap]\n"
+		"                [--fb sysmem|vidmem]\n");
 }
 
 int main(int argc, char **argv)
@@ -205,6 +208,7 @@ int main(int argc, char **argv)
 		{ "backend", required_argument, NULL, 'B' },
 		{ "rm-log", required_argument, NULL, 'R' },
 		{ "mmap", no_argument, NULL, 'M' },
+		{ "fb", required_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -217,7 +221,7 @@ int main(int argc, char **argv)
 #endif
 	u8 uuid[16] = { 0x56, 0x67, 0x73, 0x70, 0, 0, 0x40, 0, 0x80, 0, 0, 0, 0, 0, 0, 1 };
 	unsigned long msix = 8, log_reads = 4;
-	bool persist = false, log_dma = false, bar_mmap = false;
+	bool persist = false, log_dma = false, bar_mmap = false, fb_vidmem = false;
 	static struct vfu_server srv;
 	struct vfu_server *s = &srv;
 	const struct vgsp_profile *prof;
@@ -252,6 +256,13 @@ int main(int argc, char **argv)
 		case 'B': backend = optarg; break;
 		case 'R': rm_log_path = optarg; break;
 		case 'M': bar_mmap = true; break;
+		case 'F':
+			if (strcmp(optarg, "sysmem") && strcmp(optarg, "vidmem")) {
+				fprintf(stderr, "vgsp-vfu: --fb must be sysmem or vidmem\n");
+				return 2;
+			}
+			fb_vidmem = !strcmp(optarg, "vidmem");
+			break;
 		default: usage(); return c == 'h' ? 0 : 2;
 		}
 	}
@@ -282,6 +293,10 @@ int main(int argc, char **argv)
 		/* the core's trace events join the transcript (docs/tracing.md) */
 		vgsp_os_user_trace(vfu_server_trace_line, s);
 	}
+	if (fb_vidmem && strcmp(backend, "hostd")) {
+		fprintf(stderr, "vgsp-vfu: --fb vidmem needs --backend hostd (the GPU's memory)\n");
+		return 2;
+	}
 	if (!strcmp(backend, "hostd")) {
 #ifdef VGSP_HOSTD
 		if (rm_log_path) {
@@ -292,7 +307,7 @@ int main(int argc, char **argv)
 			}
 			setvbuf(rm_log, NULL, _IOLBF, 0);
 		}
-		hostd = vfu_hostd_open(prof, rm_log);
+		hostd = vfu_hostd_open(prof, rm_log, fb_vidmem);
 		if (!hostd) {
 			fprintf(stderr, "vgsp-vfu: --backend hostd: refusing to start (see above)\n");
 			return 1;

@@ -102,6 +102,8 @@ uint32_t hd_new_handle(struct hd_dev *d);
 /* hd_alloc() with the GPU mapping made through hdma; va == 0: RM picks
  * the VA (page size DEFAULT), else a fixed map at va with the explicit
  * page size of the allocation (va aligned to it) */
+/* video memory in 2 MiB pages, CPU-mapped (BAR1), no GPU VA */
+int hd_alloc_vid_cpu(struct hd_dev *d, struct hd_mem *m, uint64_t size);
 int hd_alloc_at(struct hd_dev *d, struct hd_mem *m, uint64_t size, int flags, uint32_t hdma,
 		uint64_t va);
 /* copy n dwords into pbm at *pb_off, append a GPFIFO entry at *gp_put of

@@ -42,10 +42,19 @@ struct hd_backing {
 	uint32_t h;        /* RM handle of the OS-descriptor object */
 	void *cpu;         /* page-aligned */
 	uint64_t size;     /* multiple of 4 KiB */
+	int map_fd;        /* (vidmem) the fd behind the CPU mapping, else 0 */
+	bool vid;          /* video memory of the GPU, not host memory */
 };
 /* NV01_MEMORY_SYSTEM_OS_DESCRIPTOR on /dev/nvidia0 (RM pins the pages). */
 int hd_backing_register(struct hd_dev *d, void *cpu, uint64_t size,
 			struct hd_backing *b);
+/*
+ * (added) @size bytes of the GPU's own memory (NV01_MEMORY_LOCAL_USER, 2 MiB
+ * pages, non-contiguous, zeroed by RM) mapped for the CPU through BAR1
+ * (uncached: reads cost a PCIe round trip each); b->cpu is the mapping.
+ * Freed by hd_backing_unregister(). 0 or -1 (d->stage/last_status).
+ */
+int hd_backing_vidmem(struct hd_dev *d, uint64_t size, struct hd_backing *b);
 void hd_backing_unregister(struct hd_dev *d, struct hd_backing *b);
 
 /* ---- mirrored VA spaces ------------------------------------------------ */

@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 #include <string.h>
 #include <time.h>
 
@@ -55,6 +56,7 @@ void hd_close(struct hd_dev *d)
 int hd_backing_register(struct hd_dev *d, void *cpu, uint64_t size,
 			struct hd_backing *b)
 {
+	memset(b, 0, sizeof(*b));
 	if (fake_rm.register_fails)
 		return -1;
 	b->h = fake_rm.next++;
@@ -67,11 +69,33 @@ int hd_backing_register(struct hd_dev *d, void *cpu, uint64_t size,
 	return 0;
 }
 
+/* "Video memory": host pages the test can read, flagged as vidmem. */
+int hd_backing_vidmem(struct hd_dev *d, uint64_t size, struct hd_backing *b)
+{
+	memset(b, 0, sizeof(*b));
+	if (fake_rm.register_fails)
+		return -1;
+	b->cpu = mmap(NULL, size, PROT_READ | PROT_WRITE,
+		      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (b->cpu == MAP_FAILED)
+		return -1;
+	b->h = fake_rm.next++;
+	b->size = size;
+	b->vid = true;
+	fake_rm.vidmem++;
+	if (fake_rm.nmem < 16)
+		fake_rm.mem[fake_rm.nmem++] = (typeof(fake_rm.mem[0])){
+			b->h, b->cpu, size };
+	return 0;
+}
+
 void hd_backing_unregister(struct hd_dev *d, struct hd_backing *b)
 {
 	if (b->h)
 		fake_rm.unregistered++;
-	b->h = 0;
+	if (b->vid && b->cpu)
+		munmap(b->cpu, b->size);
+	memset(b, 0, sizeof(*b));
 }
 
 int hd_vas_create(struct hd_dev *d, struct hd_vas *v)

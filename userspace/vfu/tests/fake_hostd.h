@@ -16,6 +16,7 @@ struct fake_rm {
 	int ce_open_fails, copy_rc;	/* forced answers for copy channels */
 	/* calls */
 	unsigned int registered, unregistered, vas_created, vas_destroyed;
+	unsigned int vidmem;		/* FB partitions made */
 	unsigned int syncs, chan_opens, chan_closes, launches, closed;
 	uint32_t next;			/* next handle */
 	struct hd_run *runs;		/* the last sync's runs */

@@ -73,7 +73,7 @@ static int setup(void **state)
 	vgsp_os_user_init();
 	fake_rm_reset();
 	assert_non_null(f);
-	f->h = vfu_hostd_open(p, NULL);
+	f->h = vfu_hostd_open(p, NULL, false);
 	assert_non_null(f->h);
 	vfu_hostd_dev_opts(f->h, &o);
 	assert_non_null(o.fb_flat);
@@ -837,16 +837,77 @@ static void test_copy_without_channel(void **state)
 	assert_int_equal(stat(f, "ce_open_errors"), 1);
 }
 
+/*
+ * --fb vidmem: the FB store is the GPU's memory (here the fake's pages):
+ * the core writes the channel's rings there, the mirror maps FB runs from
+ * that object, and a launch and a copy run as with host memory.
+ */
+static void test_fb_in_vidmem(void **state)
+{
+	const struct vgsp_profile *p = vgsp_profile_find("h100-10g");
+	struct vgsp_dev_opts o = { 0 };
+	u8 uuid[16] = { 4, 4 };
+	struct fx *f = *state;
+	const u32 cp[] = {
+		0x20018000, 0xc8b5,
+		M4(0x400, 4), 0, 0x100000, 0, 0x200000,
+		M4(0x418, 2), 0x1000, 1,
+		M4(0x300, 1), LD_COPY,
+	};
+	u32 i;
+
+	/* the fixture's instance goes; one with its FB in "vidmem" comes */
+	vgsp_dev_destroy(f->dev);
+	vfu_hostd_close(f->h);
+	fake_rm_reset();
+	f->h = vfu_hostd_open(p, NULL, true);
+	assert_non_null(f->h);
+	assert_int_equal(fake_rm.vidmem, 1);
+	assert_int_equal(fake_rm.registered, 0);	/* no host FB store */
+	vfu_hostd_dev_opts(f->h, &o);
+	f->dev = vgsp_dev_create_opts(p, uuid, 8, &fake_fe_ops, &f->fe, &o);
+	assert_non_null(f->dev);
+	assert_int_equal(vgsp_dev_cfg_write(f->dev, 4, (u8[2]){ 0x6, 0 }, 2),
+			 0);
+	assert_int_equal(vfu_hostd_dma_added(f->h, RAM_IOVA, RAM_SIZE,
+					     f->fe.mem), 0);
+	assert_int_equal(stat(f, "fb_store_mib"), 10240);
+
+	make_channel(f);
+	/* what the core writes to FB is in the partition */
+	assert_int_equal(vgsp_get64(fake_rm.mem[0].cpu, PD0), VA_PA | 1);
+	submit(f, pb_first, VGSP_ARRAY_SIZE(pb_first));
+	assert_false(chan_stopped(f));
+	assert_int_equal(fake_rm.launches, 1);
+	assert_int_equal(fake_rm.runs[0].hmem, fake_rm.mem[0].h);
+	assert_int_equal(fake_rm.runs[0].off, VA_PA);
+
+	vgsp_dev_lock(f->dev);
+	for (i = 0; i < 0x1000; i += 4)
+		put(f, VA_PA + 0x100000 + i, 0x7e000000 | i, 4);
+	vgsp_dev_unlock(f->dev);
+	submit(f, cp, VGSP_ARRAY_SIZE(cp));
+	assert_false(chan_stopped(f));
+	assert_int_equal(fake_rm.copies, 1);
+	for (i = 0; i < 0x1000; i += 4)
+		assert_int_equal(ram_rd(f, i), 0x7e000000 | i);
+}
+
 static void test_refused_gpu_means_no_instance(void **state)
 {
 	const struct vgsp_profile *p = vgsp_profile_find("h100-10g");
 
 	fake_rm_reset();
 	fake_rm.open_fails = 1;
-	assert_null(vfu_hostd_open(p, NULL));
+	assert_null(vfu_hostd_open(p, NULL, false));
 	fake_rm_reset();
 	fake_rm.register_fails = 1;
-	assert_null(vfu_hostd_open(p, NULL));
+	assert_null(vfu_hostd_open(p, NULL, false));
+	assert_int_equal(fake_rm.closed, 1);
+	/* no FB partition in the GPU's memory: no instance either */
+	fake_rm_reset();
+	fake_rm.register_fails = 1;
+	assert_null(vfu_hostd_open(p, NULL, true));
 	assert_int_equal(fake_rm.closed, 1);
 }
 
@@ -877,6 +938,8 @@ int main(void)
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_copy_without_channel,
 						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_fb_in_vidmem, setup,
+						teardown),
 		cmocka_unit_test(test_refused_gpu_means_no_instance),
 	};
 
