@@ -136,7 +136,8 @@ trace_start() {
 		echo "nvidia-smi has no -lms: 1 s samples" > "$CLK/trace-$1.txt"
 	fi
 	# shellcheck disable=SC2086 # lp is two words
-	"$NVSMI" --query-gpu=timestamp,clocks.sm,clocks.mem,utilization.gpu,pstate \
+	# under timeout: the sampler never outlives the call's budget, whatever happens to ba.sh
+	timeout "$((BUDGET + 30))" "$NVSMI" --query-gpu=timestamp,clocks.sm,clocks.mem,utilization.gpu,pstate \
 		--format=csv,noheader $lp > "$CLK/trace-$1.csv" 2> "$CLK/trace-$1.err" &
 	TRPID=$!
 }
@@ -168,6 +169,8 @@ stamp_start() {
 	STPID=$!
 }
 CR=$(printf '\r')
+# nlines PATTERN FILE: how many lines of FILE match (0 when none or no file)
+nlines() { n=$(grep -c -- "$1" "$2" 2>/dev/null); echo "${n:-0}"; }
 
 # The clock summary per side, the launch gaps the harness saw, into clocks/phases.txt
 clocks_summary() {
@@ -180,17 +183,20 @@ clocks_summary() {
 					"$CLK/trace-$s.csv" "$CLK/marks-$s.txt" kernel_fma
 				[ ! -f "$CLK/trace-$s.txt" ] || echo "$s note: $(cat "$CLK/trace-$s.txt")"
 			elif [ -f "$CLK/trace-$s.txt" ] || [ -f "$CLK/marks-$s.txt" ]; then
-				echo "$s: no clock figures: $(cat "$CLK/trace-$s.txt" 2>/dev/null || echo 'empty trace')$([ -s "$CLK/marks-$s.txt" ] && echo "; $(grep -c ' phase ' "$CLK/marks-$s.txt") phase marks stamped" || echo '; no marks stamped')"
+				echo "$s: no clock figures: $(cat "$CLK/trace-$s.txt" 2>/dev/null || echo "$(nlines . "$CLK/trace-$s.csv") samples")$([ -s "$CLK/marks-$s.txt" ] && echo "; $(nlines ' phase ' "$CLK/marks-$s.txt") phase marks stamped" || echo '; no marks stamped')"
 			fi
 		done
 		echo "Host time from one k_fma's end to the next launch (info kernel_fma_gap: each run's p50; the median over runs):"
+		ng=0
 		for d in host:A host-sparse:A-sparse guest:B; do
 			g=$(cat "$OUT/${d%%:*}"/run-*.txt 2>/dev/null | sed -n 's/^info kernel_fma_gap .*host_gap_ms_p50=\([0-9.]*\).*/\1/p' | sort -n)
 			set=$(cat "$OUT/${d%%:*}"/run-*.txt 2>/dev/null | sed -n 's/^info kernel_fma_gap gap_ms_set=\([0-9]*\).*/\1/p' | head -n 1)
 			[ -n "$g" ] || continue
 			n=$(echo "$g" | wc -l)
 			echo "  ${d#*:}: $(echo "$g" | sed -n "$(((n + 1) / 2))p") ms (runs: $(echo "$g" | tr '\n' ' ' | sed 's/ $//'); --fma-gap-ms ${set:-0})"
+			ng=$((ng + 1))
 		done
+		[ "$ng" -gt 0 ] || echo "  none: no run printed info kernel_fma_gap (no k_fma ran, or an older harness)"
 	} > "$CLK/phases.txt" 2>&1
 }
 
@@ -236,6 +242,8 @@ post() {
 		window="the whole vgsp-vfu session, boot included (no snapshot at the guest's marks; 'before' is the zero it starts from)"
 		echo "  counters: $window"
 	fi
+	# the clocks per side and each side's launch gaps (B's from the files just extracted)
+	[ ! -d "$CLK" ] || clocks_summary
 	if ! ls "$G"/run-*.txt > /dev/null 2>&1 || [ ! -f "$G/env.txt" ]; then
 		echo "ba: B has no run files or no env.txt: nothing to aggregate"
 		return 1
@@ -301,7 +309,6 @@ EOF
 	fi
 	sed 's/^/  /' "$W/ab.log" | tail -n 5
 	[ -f "$OUT/ab/ab-report.md" ] || return 1
-	clocks_summary
 	if [ -s "$CLK/phases.txt" ]; then
 		{
 			echo
@@ -357,6 +364,9 @@ if [ "$POST" = 1 ]; then
 fi
 
 main() {
+	# main runs in a pipeline's subshell: its samplers are stopped here, whatever ends it
+	trap 'trace_stop' EXIT
+	trap 'exit 1' INT TERM
 	echo "ba: start $(date -u +%FT%TZ), budget $BUDGET s; A $RA runs, B $RB runs; run_cfg n_warm $NWARM n_malloc $NMALLOC n_thru $NTHRU sizes $SIZES; --fma-blocks $FB"
 	if [ -z "$COMMIT" ]; then
 		COMMIT="$(git rev-parse HEAD 2>/dev/null || echo unknown) (git HEAD as carried; the tree's sources digest $(sh tools/tree-digest.sh 2>/dev/null))"
@@ -383,7 +393,7 @@ main() {
 	# native_side NAME DIR RUNS "EXTRA HARNESS ARGS": perf.sh in clocks/ (the mark file's path
 	# stays relative in the recorded harness_args), the clocks sampled and the marks stamped
 	native_side() {
-		echo "ba: $1: perf.sh --role host, $3 runs (at most $ATMO s)${4:+, harness$4}"
+		echo "ba: $([ "$1" = a ] && echo A || echo A-sparse): perf.sh --role host, $3 runs (at most $ATMO s)${4:+, harness$4}"
 		t=$(el)
 		: > "$CLK/marks-$1.raw"
 		trace_start "$1"
@@ -400,7 +410,7 @@ main() {
 		trace_stop
 		rm -f "$CLK/marks-$n.raw"
 		grep -E '^perf.sh: (run|results)' "$W/$n.log" | sed 's/^/  /'
-		echo "ba: $n done in $(($(el) - t)) s (rc $nrc$([ "$nrc" = 124 ] && echo ', timed out')); $(grep -c ' phase ' "$CLK/marks-$n.txt" 2>/dev/null || echo 0) phase marks, $(wc -l < "$CLK/trace-$n.csv" 2>/dev/null || echo 0) clock samples"
+		echo "ba: $([ "$n" = a ] && echo A || echo A-sparse) done in $(($(el) - t)) s (rc $nrc$([ "$nrc" = 124 ] && echo ', timed out')); $(nlines ' phase ' "$CLK/marks-$n.txt") phase marks, $(nlines . "$CLK/trace-$n.csv") clock samples"
 		return "$nrc"
 	}
 	native_side a host "$RA" ""
@@ -446,7 +456,7 @@ main() {
 	grc=$?
 	kill "$WATCH" 2>/dev/null; wait "$WATCH" 2>/dev/null; WATCH=""
 	trace_stop
-	echo "ba: B's clocks: $(grep -c ' phase ' "$CLK/marks-b.txt" 2>/dev/null || echo 0) phase marks stamped from the console, $(wc -l < "$CLK/trace-b.csv" 2>/dev/null || echo 0) clock samples"
+	echo "ba: B's clocks: $(nlines ' phase ' "$CLK/marks-b.txt") phase marks stamped from the console, $(nlines . "$CLK/trace-b.csv") clock samples"
 	grep -E '^(rung3: (vgsp-vfu|guest|done)|  perf|  rung|RUNG |NATIVE|AFTER)' "$OUT/r3/rung3.log" | sed 's/^/  /' | tail -n 30
 	echo "ba: B done in $(($(el) - t)) s (rung3.sh rc $grc); host-side marks: $(tr '\n' ' ' < "$OUT/host-side/marks.txt" 2>/dev/null)"
 
