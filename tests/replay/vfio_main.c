@@ -174,8 +174,6 @@ static int run_copy(struct vfio *v, struct rp_client *c,
 	unsigned long mib = 64;
 	int ret;
 
-	/* the case reads this output from a file while it runs */
-	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (argc > 3)
 		cp.n = (unsigned int)strtoul(argv[3], NULL, 0);
 	if (argc > 4)
@@ -192,6 +190,8 @@ static int run_copy(struct vfio *v, struct rp_client *c,
 		       strerror(-ret));
 		return 1;
 	}
+	printf("copy: %zu MiB mapped at iova 0x%llx\n", cp.size >> 20,
+	       (unsigned long long)cp.iova);
 	if (rp_open(c)) {
 		printf("FAIL gsp_replay.copy.init: %s\n", rp_transcript(c)->buf);
 		return 1;
@@ -326,12 +326,17 @@ int main(int argc, char **argv)
 	struct rp_client *c;
 	int ret;
 
+	/* the VM cases read this output from a file while it runs */
+	setvbuf(stdout, NULL, _IOLBF, 0);
+
 	if (argc < 2 || parse_uuid(argv[1], t.uuid)) {
 		fprintf(stderr, "usage: %s UUID [init|bad|bench [N]|copy [N [MIB]]]\n",
 			argv[0]);
 		return 2;
 	}
 	ret = open_vfio(&v, argv[1]);
+	if (!ret && !strcmp(mode, "copy"))
+		printf("copy: device open\n");
 	if (ret) {
 		printf("FAIL gsp_replay.%s.open: %s\n", mode, strerror(-ret));
 		return 1;

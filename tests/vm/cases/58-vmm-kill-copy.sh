@@ -68,6 +68,11 @@ while [ $ok -lt $n ]; do
 	done
 	if ! grep -q '^COPYING' /tmp/victim.out; then
 		sed 's/^/  channels| /' "$d/channels"
+		sed 's/^/  gsp_state| /' "$d/gsp_state"
+		echo "  client $p: $(grep -E '^(State|VmRSS)' /proc/$p/status 2>/dev/null | tr '\n\t' '  '), wchan $(cat /proc/$p/wchan 2>/dev/null)"
+		sed 's/^/  stack| /' /proc/$p/stack 2>/dev/null
+		grep -E '^(MemFree|MemAvailable)' /proc/meminfo | sed 's/^/  /'
+		dmesg | tail -n 15 | sed 's/^/  dmesg| /'
 		kill -9 $p 2>/dev/null
 		wait $p
 		r=$?
