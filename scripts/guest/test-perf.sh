@@ -245,6 +245,15 @@ check "ba: B overall is the guest's perf window" grep -q '^b overall: n=196 wind
 check "ba: a side without a trace says why" grep -q '^a-sparse: no clock figures: unavailable: nvidia-smi not found; no marks stamped' "$C"
 check "ba: B's launch gap from the guest's runs" grep -q '^  B: 101.500 ms (runs: 101.500 102.500; --fma-gap-ms 0)' "$C"
 check "ba: clocks in the report and the summary" sh -c "grep -q '^## GPU clocks during the runs' '$M' && grep -q '^  b kernel_fma: n=51' '$O/summary.txt'"
+# a phase across midnight, a sample without a clock value, a phase with no sample
+printf '%s\n' "2026/12/03 23:59:59.990, 1980 MHz, 3201 MHz, 100 %, P0" "2026/12/04 00:00:00.010, 1755 MHz, 3201 MHz, 99 %, P0" \
+	"2026/12/04 00:00:00.030, [N/A], 3201 MHz, [N/A], P0" "2026/12/04 00:00:09.000, 345 MHz, 3201 MHz, 0 %, P8" > "$T/mid.csv"
+printf '%s\n' "2026/12/03 23:59:59.980 vgsp-perf-mark phase kernel_fma begin" "2026/12/04 00:00:00.040 vgsp-perf-mark phase kernel_fma end" \
+	"2026/12/04 00:00:05.000 vgsp-perf-mark phase copy begin" "2026/12/04 00:00:05.100 vgsp-perf-mark phase copy end" > "$T/mid.marks"
+sh "$ROOT/scripts/h200/clock-phases.sh" "$T/mid.csv" "$T/mid.marks" kernel_fma copy > "$T/mid.out" 2>&1
+check "clock-phases: a phase across midnight" grep -q '^kernel_fma: n=2 windows=1 sm_mhz min/p50/max 1755/1755/1980 idle<=345 0% ' "$T/mid.out"
+check "clock-phases: a phase without samples says n=0" grep -qx 'copy: n=0 windows=1' "$T/mid.out"
+check "clock-phases: unreadable samples counted, not used" grep -qx '1 trace lines without a clock value (left out)' "$T/mid.out"
 check "clock-phases: usage" sh -c "sh '$ROOT/scripts/h200/clock-phases.sh' 2>&1; [ \$? = 2 ]"
 
 echo "$P passed, $F failed"
