@@ -19,6 +19,11 @@ static u32 page_rest(u32 in, u32 n)
 	return r < n ? r : n;
 }
 
+static bool pinned(const struct vgsp_aperture *ap, u32 c)
+{
+	return ap->pinned && (ap->pinned[c / 64] >> (c % 64) & 1);
+}
+
 struct vgsp_aperture *vgsp_aperture_new(u64 size, u64 cap)
 {
 	struct vgsp_aperture *ap = vgsp_zalloc(sizeof(*ap));
@@ -64,6 +69,12 @@ void vgsp_aperture_clear(struct vgsp_aperture *ap)
 	for (i = 0; i < ap->nchunks; i++) {
 		u32 p;
 
+		if (pinned(ap, i)) {	/* mapped: zeroed in place */
+			memset(ap->chunks[i], 0, VGSP_APERTURE_CHUNK);
+			continue;
+		}
+		if (ap->chunks[i])
+			ap->backed -= VGSP_APERTURE_CHUNK;
 		vgsp_free(ap->chunks[i]);
 		ap->chunks[i] = NULL;
 		for (p = 0; ap->loans && ap->loans[i] &&
@@ -72,7 +83,6 @@ void vgsp_aperture_clear(struct vgsp_aperture *ap)
 				memset(ap->loans[i]->page[p], 0,
 				       VGSP_APERTURE_PAGE);
 	}
-	ap->backed = 0;
 }
 
 void vgsp_aperture_free(struct vgsp_aperture *ap)
@@ -86,6 +96,8 @@ void vgsp_aperture_free(struct vgsp_aperture *ap)
 			vgsp_free(ap->loans[i]);
 		vgsp_free(ap->loans);
 		ap->loans = NULL;	/* lent memory is not ours to clear */
+		vgsp_free(ap->pinned);	/* nothing is mapped any more */
+		ap->pinned = NULL;
 		vgsp_aperture_clear(ap);
 	}
 	vgsp_free(ap->chunks);
@@ -222,7 +234,7 @@ int vgsp_aperture_fill(struct vgsp_aperture *ap, u64 off, u32 pattern,
 				continue;
 			}
 		}
-		if (!pattern && n == VGSP_APERTURE_CHUNK) {
+		if (!pattern && n == VGSP_APERTURE_CHUNK && !pinned(ap, c)) {
 			/* a whole chunk of zeros: give the backing back */
 			if (ap->chunks[c]) {
 				vgsp_free(ap->chunks[c]);
@@ -316,4 +328,48 @@ void vgsp_aperture_forget(struct vgsp_aperture *ap, u32 pfn)
 
 	if (c < ap->nchunks && is_lent(ap, pfn))
 		unlend(ap, c, pfn % VGSP_APERTURE_PAGES);
+}
+
+void *vgsp_aperture_pin_page(struct vgsp_aperture *ap, u64 off)
+{
+	u32 c = (u32)(off / VGSP_APERTURE_CHUNK);
+	u32 in = (u32)(off % VGSP_APERTURE_CHUNK) & ~(VGSP_APERTURE_PAGE - 1);
+
+	if (ap->flat)
+		return ap->flat + (off & ~(u64)(VGSP_APERTURE_PAGE - 1));
+	if (c >= ap->nchunks)
+		return NULL;
+	if (lent_page(ap, c, in))
+		return lent_page(ap, c, in);
+	if (!ap->pinned) {
+		ap->pinned = vgsp_zalloc(sizeof(u64) * ((ap->nchunks + 63) / 64));
+		if (!ap->pinned)
+			return NULL;
+	}
+	if (!ap->chunks[c] && chunk_alloc(ap, c))
+		return NULL;
+	ap->pinned[c / 64] |= 1ULL << (c % 64);
+	return ap->chunks[c] + in;
+}
+
+void vgsp_aperture_unpin_all(struct vgsp_aperture *ap)
+{
+	u32 c;
+
+	if (!ap->pinned)
+		return;
+	for (c = 0; c < ap->nchunks; c++) {
+		if (!ap->pinned[c / 64]) {	/* 64 at a time: FB is large */
+			c |= 63;
+			continue;
+		}
+		if (!pinned(ap, c))
+			continue;
+		ap->pinned[c / 64] &= ~(1ULL << (c % 64));
+		if (all_zero(ap->chunks[c], VGSP_APERTURE_CHUNK)) {
+			vgsp_free(ap->chunks[c]);
+			ap->chunks[c] = NULL;
+			ap->backed -= VGSP_APERTURE_CHUNK;
+		}
+	}
 }

@@ -33,6 +33,12 @@ struct vgsp_aperture {
 	 * page is read and written there, never freed or released here.
 	 */
 	struct vgsp_ap_loans **loans;
+	/*
+	 * Chunks a frontend maps into the guest (BAR1 mapped, mm/bar1_map.h),
+	 * one bit each; NULL until the first pin. A pinned chunk is never
+	 * freed or moved: zero fills and clears write zeros into it instead.
+	 */
+	u64 *pinned;
 };
 
 #define VGSP_APERTURE_PAGE	4096
@@ -77,5 +83,14 @@ int vgsp_aperture_lend(struct vgsp_aperture *ap, u32 pfn, u8 *mem);
 int vgsp_aperture_reclaim(struct vgsp_aperture *ap, u32 pfn);
 /* The loan of page @pfn ends and its bytes are dropped (reset). */
 void vgsp_aperture_forget(struct vgsp_aperture *ap, u32 pfn);
+
+/*
+ * The host memory of the 4 KiB page at @off (caller checked it against
+ * the size): a lent page, or its chunk's, allocated if needed and pinned
+ * until vgsp_aperture_unpin_all(). NULL past the cap or out of memory.
+ */
+void *vgsp_aperture_pin_page(struct vgsp_aperture *ap, u64 off);
+/* Every pin ends (the frontend unmapped them all); zero chunks go. */
+void vgsp_aperture_unpin_all(struct vgsp_aperture *ap);
 
 #endif /* VGSP_APERTURE_H */

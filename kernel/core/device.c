@@ -141,8 +141,8 @@ struct vgsp_dev *vgsp_dev_create_opts(const struct vgsp_profile *profile,
 	if (!dev->bar1 || !dev->bar3 || vgsp_mm_create(dev) ||
 	    vgsp_rm_create(dev) || vgsp_fifo_create(dev))
 		goto err;
-	if (dev->share)
-		vgsp_pt_fb_untracked(dev);	/* the guest writes lent pages */
+	if (dev->share || vgsp_dev_bar_mmap_len(dev, VGSP_BAR1))
+		vgsp_pt_fb_untracked(dev);	/* the guest writes FB pages */
 	if (vgsp_gsp_create(dev))
 		goto err;
 	return dev;
@@ -188,7 +188,9 @@ void vgsp_dev_reset(struct vgsp_dev *dev)
 	vgsp_regmodel_reset(&dev->regs);
 	vgsp_cfg_reset(&dev->cfg, dev->profile);
 	vgsp_bar_share_reset(dev);	/* before BAR3's memory is zeroed */
+	vgsp_os->lock(dev->mm->fb_lock);	/* BAR1's fault path */
 	vgsp_aperture_clear(dev->bar1);
+	vgsp_os->unlock(dev->mm->fb_lock);
 	vgsp_aperture_clear(dev->bar3);
 	vgsp_mm_reset(dev);
 	vgsp_fifo_reset(dev);
@@ -237,6 +239,9 @@ u64 vgsp_dev_bar_size(const struct vgsp_dev *dev, unsigned int bar)
 
 u64 vgsp_dev_bar_mmap_len(const struct vgsp_dev *dev, unsigned int bar)
 {
+	if (bar == VGSP_BAR1 && dev->fe_ops && dev->fe_ops->bar1_zap &&
+	    !dev->fb_flat)
+		return dev->bar1->size;	/* faulted page by page */
 	return bar == VGSP_BAR3 && dev->share ?
 	       VGSP_BAR3_SIZE - VGSP_SHARE_TRAP_TOP : 0;
 }
@@ -365,8 +370,12 @@ int vgsp_dev_bar_read(struct vgsp_dev *dev, unsigned int bar, u64 off,
 		goto bad;
 	}
 	if (vgsp_bar_access(dev, view_of(bar), off, buf, len, false) ==
-	    -ENOENT)
+	    -ENOENT) {
+		/* flat BAR1: its fault path (mm/bar1_map.c) pins chunks */
+		vgsp_os->lock(dev->mm->fb_lock);
 		vgsp_aperture_read(ap, off, buf, len);
+		vgsp_os->unlock(dev->mm->fb_lock);
+	}
 	if (bar == VGSP_BAR1)
 		dev->cnt.bar1_reads++;
 	else
@@ -414,8 +423,11 @@ int vgsp_dev_bar_write(struct vgsp_dev *dev, unsigned int bar, u64 off,
 	if (!ret && dev->share && bar == VGSP_BAR3 &&
 	    off >= vgsp_dev_bar_mmap_len(dev, bar))
 		vgsp_bar_share_sync(dev);	/* BAR2's own tables */
-	if (ret == -ENOENT)
+	if (ret == -ENOENT) {
+		vgsp_os->lock(dev->mm->fb_lock);	/* as in the read */
 		ret = vgsp_aperture_write(ap, off, buf, len);
+		vgsp_os->unlock(dev->mm->fb_lock);
+	}
 	if (ret)
 		dev->cnt.bar_bad++;
 	else if (bar == VGSP_BAR1)

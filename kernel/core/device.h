@@ -109,8 +109,9 @@ int vgsp_dev_bar_write(struct vgsp_dev *dev, unsigned int bar, u64 off,
 u64 vgsp_dev_bar_size(const struct vgsp_dev *dev, unsigned int bar);
 /*
  * Bytes of @bar from offset 0 the frontend may map into the guest (0:
- * none; the rest traps): BAR3 backed by bar3_shared, less its trapped top.
- * BAR1 is never mapped: its doorbell pages must trap.
+ * none; the rest traps): BAR3 backed by bar3_shared, less its trapped top;
+ * BAR1 whole when the frontend can zap its mappings (fe_ops->bar1_zap,
+ * mm/bar1_map.h), not with a flat FB store (a physical backend's).
  */
 u64 vgsp_dev_bar_mmap_len(const struct vgsp_dev *dev, unsigned int bar);
 

@@ -132,6 +132,13 @@ struct vgsp_fe_ops {
 	 * and the vector is not masked).
 	 */
 	bool (*irq_signal)(void *fe, unsigned int vector);
+	/*
+	 * Optional (BAR1 mapped, mm/bar1_map.h): drop the user's mappings of
+	 * BAR1, all of them or (@doorbells) the doorbell pages only, so the
+	 * next access faults. Called with the device lock or no lock held,
+	 * never the fifo or FB-store lock.
+	 */
+	void (*bar1_zap)(void *fe, bool doorbells);
 };
 
 /* Installed once by the host before any other core call. */

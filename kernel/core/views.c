@@ -67,6 +67,8 @@ static const char * const mm_names[] = {
 static void show_mm(struct vgsp_dev *dev, struct vgsp_printer *p)
 {
 	struct vgsp_mm_stats st;
+	struct vgsp_bar1_map_stats b1;
+	const u64 *b = (const u64 *)&b1;
 	u64 backed, v[VGSP_VIEW_COUNT];
 	bool on[VGSP_VIEW_COUNT];
 	const u64 *f = (const u64 *)&st;
@@ -87,6 +89,10 @@ static void show_mm(struct vgsp_dev *dev, struct vgsp_printer *p)
 			 (unsigned long long)v[i]);
 	for (i = 0; i < VGSP_ARRAY_SIZE(mm_names); i++)
 		p->print(p, "%s %llu\n", mm_names[i], (unsigned long long)f[i]);
+	vgsp_bar1_map_stats(dev, &b1);	/* BAR1 mapped: bar1_map.h */
+	for (i = 0; i < VGSP_BAR1_MAP_COUNT; i++)
+		p->print(p, "bar1_map_%s %llu\n", vgsp_bar1_map_names[i],
+			 (unsigned long long)b[i]);
 }
 
 const struct vgsp_view vgsp_core_views[] = {

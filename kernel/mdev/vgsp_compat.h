@@ -9,6 +9,7 @@
 
 #include <linux/version.h>
 #include <linux/eventfd.h>
+#include <linux/mm.h>
 #include <linux/vfio.h>
 
 /* 6.8 dropped eventfd_signal()'s counter argument. */
@@ -75,5 +76,16 @@ static inline void vgsp_vfio_free_device(struct vfio_device *vdev)
 #else
 #define vgsp_assign_str(dst, src) __assign_str(dst, src)
 #endif
+
+/* 6.3 made vma->vm_flags read-only: vm_flags_set() writes it. */
+static inline void vgsp_vm_flags_set(struct vm_area_struct *vma,
+				     unsigned long flags)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 3, 0)
+	vm_flags_set(vma, flags);
+#else
+	vma->vm_flags |= flags;
+#endif
+}
 
 #endif /* VGSP_COMPAT_H */

@@ -50,6 +50,7 @@ struct vgsp_mdev {
 	struct vgsp_dev *core;
 	struct vgsp_hostd_inst *hostd;	/* backend=hostd only */
 	void *bar3_mem;			/* BAR3 the user maps (bar3_mmap=1) */
+	struct vgsp_bar1 *bar1;		/* BAR1 the user maps (bar1_mmap=1) */
 	struct vgsp_irqs irqs;
 	struct vgsp_pincache pins;	/* the GSP queues' pages */
 	bool open;
@@ -66,6 +67,7 @@ static inline struct vgsp_mdev *to_vgsp(struct vfio_device *vdev)
 extern unsigned int vgsp_msix_vectors;
 extern bool vgsp_backend_hostd;
 extern bool vgsp_bar3_mmap;
+extern bool vgsp_bar1_mmap;
 extern bool vgsp_pin_queues;
 
 /* vgsp_hostd.c: /dev/vgsp-hostd and each instance's ring (backend=hostd) */
@@ -92,6 +94,18 @@ const char *vgsp_irq_mode_name(struct vgsp_mdev *vm);
 /* vgsp_vfio.c */
 extern const struct vfio_device_ops vgsp_vfio_ops;
 extern const struct vgsp_fe_ops vgsp_linux_fe_ops;
+extern const struct vgsp_fe_ops vgsp_linux_fe_ops_bar1;
+
+/* vgsp_bar1.c: BAR1 mapped by the user, page faults and zaps */
+struct vgsp_bar1;
+struct vm_area_struct;
+int vgsp_bar1_init(struct vgsp_mdev *vm);
+void vgsp_bar1_bind(struct vgsp_mdev *vm);
+void vgsp_bar1_free(struct vgsp_mdev *vm);
+u64 vgsp_bar1_offset(struct vgsp_mdev *vm);
+bool vgsp_bar1_owns(struct vgsp_mdev *vm, u64 pos);
+int vgsp_bar1_map_vma(struct vgsp_mdev *vm, struct vm_area_struct *vma);
+void vgsp_bar1_zap(void *fe, bool doorbells);
 
 /* vgsp_os_linux.c */
 extern const struct vgsp_os_ops vgsp_linux_os_ops;

@@ -45,6 +45,16 @@ module_param_named(bar3_mmap, vgsp_bar3_mmap, bool, 0444);
 MODULE_PARM_DESC(bar3_mmap,
 		 "BAR3 mappable by the user (32 MiB of memory per instance; default 0: every BAR3 access traps)");
 
+/*
+ * BAR1 mapped by the user, page by page through CPU-RM's BAR1 tables
+ * (core/mm/bar1_map.h): opt-in until the stock guest's rung 2 passes
+ * through vgsp.ko with it.
+ */
+bool vgsp_bar1_mmap;
+module_param_named(bar1_mmap, vgsp_bar1_mmap, bool, 0444);
+MODULE_PARM_DESC(bar1_mmap,
+		 "BAR1 mappable by the user, faulted page by page (default 0: every BAR1 access traps)");
+
 /* The RPC fast path's budget (core/gsp/gsp.h); also writable at run time. */
 static int rpc_inline_set(const char *val, const struct kernel_param *kp)
 {

@@ -65,6 +65,16 @@ const struct vgsp_fe_ops vgsp_linux_fe_ops = {
 	.irq_signal = vgsp_irq_signal,
 };
 
+/* bar1_mmap=1: the core can drop BAR1's mappings (vgsp_bar1.c). */
+const struct vgsp_fe_ops vgsp_linux_fe_ops_bar1 = {
+	.dma_read = fe_dma_read,
+	.dma_write = fe_dma_write,
+	.dma_read_hot = fe_dma_read_hot,
+	.dma_write_hot = fe_dma_write_hot,
+	.irq_signal = vgsp_irq_signal,
+	.bar1_zap = vgsp_bar1_zap,
+};
+
 static u64 region_size(struct vgsp_mdev *vm, unsigned int index)
 {
 	if (index == VFIO_PCI_CONFIG_REGION_INDEX)
@@ -91,12 +101,17 @@ static void count_bad(struct vgsp_mdev *vm, bool ioctl)
 static ssize_t region_rw(struct vgsp_mdev *vm, char __user *ubuf,
 			 size_t count, loff_t *ppos, bool write)
 {
-	unsigned int index = *ppos >> VGSP_REGION_SHIFT;
-	u64 off = *ppos & VGSP_REGION_MASK;
+	u64 pos = *ppos;
+	unsigned int index;
+	u64 off;
 	u8 small[8];
 	u8 *buf = small;
 	int ret;
 
+	if (vgsp_bar1_owns(vm, pos))	/* BAR1's tagged offset */
+		pos -= vgsp_bar1_offset(vm) - VGSP_REGION_OFF(VFIO_PCI_BAR1_REGION_INDEX);
+	index = pos >> VGSP_REGION_SHIFT;
+	off = pos & VGSP_REGION_MASK;
 	if (index >= VFIO_PCI_NUM_REGIONS || !region_size(vm, index) ||
 	    !count || count > VGSP_CFG_SIZE) {
 		count_bad(vm, false);
@@ -185,6 +200,13 @@ static long get_region_info(struct vgsp_mdev *vm, unsigned long arg)
 	info->flags = info->size ? VFIO_REGION_INFO_FLAG_READ |
 				   VFIO_REGION_INFO_FLAG_WRITE : 0;
 	info->cap_offset = 0;
+	if (info->index == VFIO_PCI_BAR1_REGION_INDEX && vm->bar1) {
+		/* whole BAR1, faulted page by page (vgsp_bar1.c) */
+		info->offset = vgsp_bar1_offset(vm);
+		info->flags |= VFIO_REGION_INFO_FLAG_MMAP;
+		return copy_to_user((void __user *)arg, info, minsz) ?
+		       -EFAULT : 0;
+	}
 	len = vm->bar3_mem ? vgsp_dev_bar_mmap_len(vm->core, info->index) : 0;
 	if (!len)
 		return copy_to_user((void __user *)arg, info, minsz) ?
@@ -218,7 +240,10 @@ static int vgsp_mmap(struct vfio_device *vdev, struct vm_area_struct *vma)
 	u64 off = pos & VGSP_REGION_MASK, size = vma->vm_end - vma->vm_start;
 	u64 len;
 
-	if (index >= VFIO_PCI_NUM_REGIONS || !vm->bar3_mem)
+	if (vgsp_bar1_owns(vm, pos))
+		return vgsp_bar1_map_vma(vm, vma);
+	if (index >= VFIO_PCI_NUM_REGIONS || !vm->bar3_mem ||
+	    index == VFIO_PCI_BAR1_REGION_INDEX)
 		return -EINVAL;
 	len = vgsp_dev_bar_mmap_len(vm->core, index);
 	if (!len || off >= len || size > len - off ||
@@ -348,14 +373,20 @@ static int vgsp_init_dev(struct vfio_device *vdev)
 			goto err;
 		o.bar3_shared = vm->bar3_mem;
 	}
+	if (vgsp_bar1_mmap && vgsp_bar1_init(vm))
+		goto err;
 	vm->core = vgsp_dev_create_opts(vm->profile, uuid.b, vgsp_msix_vectors,
-					&vgsp_linux_fe_ops, vm, &o);
+					vm->bar1 ? &vgsp_linux_fe_ops_bar1 :
+						   &vgsp_linux_fe_ops,
+					vm, &o);
 	if (!vm->core)
 		goto err;
+	vgsp_bar1_bind(vm);
 	if (vm->hostd)
 		vgsp_hostd_inst_bind(vm->hostd, vm->core);
 	return 0;
 err:
+	vgsp_bar1_free(vm);
 	vfree(vm->bar3_mem);
 	vm->bar3_mem = NULL;
 	if (vm->hostd)
@@ -374,6 +405,7 @@ static void vgsp_release_dev(struct vfio_device *vdev)
 	vm->core = NULL;
 	vfree(vm->bar3_mem);	/* pages a mapping still holds outlive this */
 	vm->bar3_mem = NULL;
+	vgsp_bar1_free(vm);
 	if (vm->hostd)
 		vgsp_hostd_inst_free(vm->hostd);
 	vm->hostd = NULL;

@@ -9,6 +9,7 @@
 #include "../engine/engine.h"
 #include "../rm/rm.h"
 #include "../gsp/gsp.h"
+#include "../mm/bar_share.h"
 
 #define NOTIFIER_SIZE		16	/* NvNotification */
 #define NOTIFIER_STATUS_ERROR	0xffff
@@ -30,13 +31,27 @@ static void fifo_work(void *arg)
 	struct vgsp_fifo *f = arg;
 	struct vgsp_dev *dev = f->dev;
 	bool more = false, blocked = false, rc_left = false;
+	bool scan = vgsp_xchg_bool(&f->db_any, false);
 	unsigned int i;
 
+	/*
+	 * The mapped BAR1 doorbell page was written: drop its mapping first,
+	 * so a write from now on faults again, and only then look at every
+	 * channel's GP_PUT (the guest wrote it before ringing).
+	 */
+	if (scan && dev->fe_ops->bar1_zap) {
+		dev->fe_ops->bar1_zap(dev->fe, true);
+		vgsp_inc(&dev->mm->b1.rearms);
+	}
 	vgsp_dev_lock(dev);
+	if (scan)
+		vgsp_bar_share_flush(dev);	/* mirrors first, as a trap */
 	vgsp_os->lock(f->lock);
 	for (i = 0; i < VGSP_FIFO_MAX_CHANNELS; i++) {
 		struct vgsp_chan *ch = &f->chan[i];
 
+		if (scan && ch->used && ch->state != VGSP_CHAN_ERROR)
+			vgsp_store_bool(&ch->pending, true);
 		if (ch->used && vgsp_load_bool(&ch->pending)) {
 			ch->vm_ok = vgsp_rm_chan_vm(dev, ch, &ch->vm);
 			ch->resolved = true;
@@ -149,6 +164,7 @@ void vgsp_fifo_reset(struct vgsp_dev *dev)
 			chan_release(dev, &f->chan[i]);
 	vgsp_store_bool(&f->gr_nonstall, false);
 	vgsp_store_bool(&f->rc_pending, false);
+	vgsp_store_bool(&f->db_any, false);
 	f->rc_wait_ns = 0;
 	vgsp_os->unlock(f->lock);
 }

@@ -48,6 +48,7 @@ static void invalidate_write(struct vgsp_dev *dev, const struct vgsp_reg *reg,
 		return;
 	vgsp_mm_pt_changed(dev);
 	vgsp_bar_share_sync(dev);	/* BAR2's tables may have moved */
+	vgsp_bar1_changed(dev);		/* and BAR1's */
 	if (dev->fifo)
 		dev->fifo->st.tlb_invalidates++;
 }

@@ -139,6 +139,7 @@ struct vgsp_chan {
 #define VGSP_FIFO_ERR_LIST(X)						\
 	X(doorbells)							\
 	X(doorbells_unknown)	/* token names no channel: ignored */	\
+	X(doorbells_any)	/* mapped BAR1 doorbell: every channel */ \
 	X(chan_allocs)							\
 	X(chan_frees)							\
 	X(chan_refused)		/* bad params or table full */		\
@@ -196,6 +197,11 @@ struct vgsp_fifo {
 	 * the worker tells CPU-RM after its slices, under the device lock.
 	 */
 	bool rc_pending;
+	/*
+	 * The BAR1-mapped doorbell page was written (atomic): the value is
+	 * not seen, so the worker re-arms the page and scans every channel.
+	 */
+	bool db_any;
 	u64 rc_wait_ns;			/* status queue full since; 0: not */
 	u64 gr_seq;			/* compute state writes (gr_rec) */
 	struct vgsp_fifo_stats st;

@@ -92,8 +92,10 @@ void vgsp_bar_set_pdb(struct vgsp_dev *dev, enum vgsp_bar_view view, u64 pdb)
 	if (view >= VGSP_VIEW_COUNT)
 		return;
 	dev->mm->bar_pdb[view] = pdb;
-	if (view == VGSP_VIEW_BAR1)
+	if (view == VGSP_VIEW_BAR1) {
 		dev->mm->bar_active[view] = true;
+		vgsp_bar1_changed(dev);		/* flat -> translated */
+	}
 }
 
 int vgsp_bar_set_root(struct vgsp_dev *dev, enum vgsp_bar_view view,
@@ -109,6 +111,8 @@ int vgsp_bar_set_root(struct vgsp_dev *dev, enum vgsp_bar_view view,
 		return -EINVAL;
 	mm->bar_active[view] = entry != 0;
 	vgsp_bar_share_sync(dev);
+	if (view == VGSP_VIEW_BAR1)
+		vgsp_bar1_changed(dev);
 	return 0;
 }
 
@@ -119,4 +123,5 @@ void vgsp_bar_unbind(struct vgsp_dev *dev)
 	for (i = 0; i < VGSP_VIEW_COUNT; i++)
 		dev->mm->bar_active[i] = false;
 	vgsp_bar_share_sync(dev);
+	vgsp_bar1_changed(dev);
 }

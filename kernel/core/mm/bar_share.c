@@ -222,7 +222,7 @@ void vgsp_bar_share_sync(struct vgsp_dev *dev)
 	struct vgsp_bar_share *sh = dev->share;
 	struct vgsp_mm *mm = dev->mm;
 	struct walk_ctx w = { .sh = sh };
-	u64 shared = 0;
+	u64 shared = 0, moved;
 	u32 v;
 
 	if (!sh || !mm || mm->fb->flat)
@@ -244,6 +244,7 @@ void vgsp_bar_share_sync(struct vgsp_dev *dev)
 		}
 	}
 	drop_duplicates(sh);
+	moved = sh->st.lends + sh->st.reclaims;
 
 	vgsp_os->lock(mm->fb_lock);
 	merge_aliases(sh, mm->fb);
@@ -275,6 +276,9 @@ void vgsp_bar_share_sync(struct vgsp_dev *dev)
 	sh->st.unshared = sh->unshared;
 	if (sh->unshared > sh->st.unshared_peak)
 		sh->st.unshared_peak = sh->unshared;
+	/* a BAR1 mapping of a page that moved shows the old memory */
+	if (sh->st.lends + sh->st.reclaims != moved)
+		vgsp_bar1_changed(dev);
 }
 
 void vgsp_bar_share_reset(struct vgsp_dev *dev)

@@ -18,6 +18,7 @@
 #include "../device.h"
 #include "../regmodel.h"
 #include "../wire.h"
+#include "bar1_map.h"
 
 /* Where an address points (PTE/PDE aperture, CE target). */
 enum vgsp_mem_target {
@@ -70,6 +71,7 @@ struct vgsp_mm {
 	struct vgsp_pt_track *pt;
 	bool fb_untracked;	/* a frontend maps FB into the guest */
 	struct vgsp_mm_stats st;
+	struct vgsp_bar1_map_stats b1;	/* BAR1 mapped (atomic) */
 };
 
 /* One translation: where the page is, how big, and its PTE kind. */
@@ -85,6 +87,11 @@ struct vgsp_xlate {
 struct vgsp_vm {
 	u64 pdb;
 	enum vgsp_mem_target target;	/* where the root is */
+	/*
+	 * Tables in system memory count as invalid: a walk that must not
+	 * reach guest memory (BAR1's page fault runs under the VMM's mm).
+	 */
+	bool vid_tables;
 };
 
 #define VGSP_PTE_KIND_SMSKED_MESSAGE	0xf

@@ -92,6 +92,8 @@ static int walk(struct vgsp_dev *dev, const struct vgsp_vm *vm, u64 va,
 		if (!E_APERTURE(e))
 			return -EFAULT;
 		t = pde_target(e);
+		if (vm->vid_tables && t != VGSP_MEM_VID)
+			return -EFAULT;
 		table = e & PDE_ADDR_MASK;
 	}
 	off = va_index(va, PD0_HI, PD0_LO) * DUAL_PDE_SIZE;
@@ -101,6 +103,12 @@ static int walk(struct vgsp_dev *dev, const struct vgsp_vm *vm, u64 va,
 		*shift = PD0_LO;
 		*pte = lo;
 		return 0;
+	}
+	if (vm->vid_tables) {	/* a table in system memory: as none */
+		if (pde_target(hi) != VGSP_MEM_VID)
+			hi = 0;
+		if (pde_target(lo) != VGSP_MEM_VID)
+			lo = 0;
 	}
 	/* the small table wins where both map the address */
 	if (!sub_pte(dev, hi, PDE_ADDR_MASK, va, SMALL_SHIFT, pte)) {
