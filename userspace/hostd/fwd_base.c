@@ -53,6 +53,14 @@ int hd_open_base(struct hd_dev *d, FILE *log)
 	return 0;
 }
 
+int hd_perf_boost(struct hd_dev *d)
+{
+	struct nv_perf_boost b = { NV2080_PERF_BOOST_CUDA_MAX, NV2080_PERF_BOOST_DURATION_INFINITE };
+
+	return rm_control(d, d->subdevice, NV2080_CTRL_CMD_PERF_BOOST, &b, sizeof(b),
+			  "ctrl PERF_BOOST (CUDA, to max, until the client goes)") ? -1 : 0;
+}
+
 const char *hd_driver_version(struct hd_dev *d)
 {
 	return d->drv_version;

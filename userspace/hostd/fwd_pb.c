@@ -46,6 +46,12 @@ long hd_fwd_encode_launch(uint32_t *buf, size_t cap, const struct hd_mthd *m, si
 	return (long)p.len;
 }
 
+/* SET_REMAP_COMPONENTS: DST_X = CONST_A (4), COMPONENT_SIZE 17:16 (size - 1),
+ * NUM_DST_COMPONENTS 25:24 = 0 (one); LAUNCH_DMA REMAP_ENABLE 10:10 */
+#define REMAP_CONST_A_1COMP(size) (4u | (((uint32_t)(size) - 1u) << 16))
+#define C8B5_SET_REMAP_CONST_A 0x0700u
+#define C8B5_LD_REMAP (1u << 10)
+
 long hd_fwd_encode_copy(uint32_t *buf, size_t cap, const struct hd_copy *c,
 			uint64_t fence_va, uint32_t payload)
 {
@@ -56,25 +62,40 @@ long hd_fwd_encode_copy(uint32_t *buf, size_t cap, const struct hd_copy *c,
 			    (uint32_t)(c->dst >> 32), (uint32_t)c->dst };
 	uint32_t sem[3] = { (uint32_t)(fence_va >> 32), (uint32_t)fence_va,
 			    payload };
+	uint64_t len = c->line_bytes;
 	struct pb p;
 
+	if (c->fill) {
+		if ((c->elem_size != 1 && c->elem_size != 2 && c->elem_size != 4) ||
+		    c->line_bytes % c->elem_size || c->dst % c->elem_size)
+			return -1;
+		len = c->line_bytes / c->elem_size;	/* in elements */
+	}
 	/* the methods are 32 bits wide; the VAs 57 */
-	if (!c->line_bytes || c->line_bytes > UINT32_MAX || !c->lines ||
+	if (!len || len > UINT32_MAX || !c->lines ||
 	    (c->lines > 1 && (c->pitch_in > UINT32_MAX ||
 			      c->pitch_out > UINT32_MAX)) ||
-	    (c->src | c->dst) >> 57)
+	    (c->dst >> 57) || (!c->fill && (c->src >> 57)))
 		return -1;
 	pb_init(&p, buf, cap);
-	pb_inc(&p, PB_SUBCH_COPY, C8B5_OFFSET_IN_UPPER, off, 4);
+	if (c->fill) {
+		uint32_t remap[3] = { c->value, 0,
+				      REMAP_CONST_A_1COMP(c->elem_size) };
+
+		pb_inc(&p, PB_SUBCH_COPY, C8B5_OFFSET_OUT_UPPER, off + 2, 2);
+		pb_inc(&p, PB_SUBCH_COPY, C8B5_SET_REMAP_CONST_A, remap, 3);
+		ld |= C8B5_LD_REMAP;
+	} else {
+		pb_inc(&p, PB_SUBCH_COPY, C8B5_OFFSET_IN_UPPER, off, 4);
+	}
 	if (c->lines > 1) {
 		uint32_t geo[4] = { (uint32_t)c->pitch_in, (uint32_t)c->pitch_out,
-				    (uint32_t)c->line_bytes, c->lines };
+				    (uint32_t)len, c->lines };
 
 		pb_inc(&p, PB_SUBCH_COPY, C8B5_PITCH_IN, geo, 4);
 		ld |= C8B5_LD_MULTI_LINE;
 	} else {
-		pb_mthd2(&p, PB_SUBCH_COPY, C8B5_LINE_LENGTH_IN,
-			 (uint32_t)c->line_bytes, 1);
+		pb_mthd2(&p, PB_SUBCH_COPY, C8B5_LINE_LENGTH_IN, (uint32_t)len, 1);
 	}
 	pb_inc(&p, PB_SUBCH_COPY, C8B5_SET_SEMAPHORE_A, sem, 3);
 	pb_mthd1(&p, PB_SUBCH_COPY, C8B5_LAUNCH_DMA, ld);

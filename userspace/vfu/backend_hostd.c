@@ -23,57 +23,8 @@
 #include "engine/engine.h"
 #include "hostd_fwd.h"
 #include "backend_hostd.h"
+#include "backend_hostd_priv.h"
 #include "pt_mirror.h"
-
-#define MAX_WINDOWS		64
-#define MAX_VAS			32
-#define MAX_TABLES		65536	/* page tables one resync may read */
-#define LAUNCH_TIMEOUT_NS	(10ULL * 1000000000ULL)
-/* What one ce_xfer call hands the GPU: ~10 ms of PCIe, then the worker
- * gets the channel table back (the core calls again for the rest). */
-#define CE_CALL_BYTES		(256ULL << 20)
-#define CE_OPEN_TRIES		3	/* failed opens before copies stay on the CPU */
-
-struct win {
-	uint64_t iova, size;
-	struct hd_backing b;
-};
-
-struct mirror {
-	bool used;
-	struct vgsp_vm vm;		/* the guest's root */
-	struct hd_vas v;
-	unsigned int users;		/* fwd channels on it */
-	bool synced;
-	uint64_t gen;			/* mm->pt_gen at the last resync */
-	struct pt_mirror pm;		/* its runs and table index */
-	struct hd_fwd_chan ce;		/* its copy channel, once a copy came */
-	bool ce_open;			/* ce is a user of the mirror */
-};
-
-/* Why a copy stayed on the CPU (sim's ce_xfer), for the counters. */
-enum ce_cpu {
-	CE_CPU_FILL,			/* memset: the CE's remap is not used */
-	CE_CPU_PHYS,			/* a physical side (kernel channels) */
-	CE_CPU_UNMIRRORED,		/* a byte the mirror does not map */
-	CE_CPU_NO_CHANNEL,		/* no copy channel (RM refused) */
-	CE_CPU_SYNC,			/* the mirror could not be brought up to date */
-	CE_CPU_NO_DMA,			/* Bus Master Enable is off */
-	CE_CPU_N
-};
-
-static const char *const ce_cpu_name[CE_CPU_N] = {
-	"fill", "phys", "unmirrored", "no_channel", "sync", "no_dma"
-};
-
-struct fwd {
-	bool used;
-	const struct vgsp_chan *ch;	/* the core's slot */
-	u32 client, handle;
-	struct mirror *m;
-	struct hd_fwd_chan c;
-	u64 sent_seq;			/* compute state it has (fifo->gr_seq) */
-};
 
 struct run_buf {
 	struct vfu_hostd *h;
@@ -87,35 +38,7 @@ struct run_buf {
 	int err;
 };
 
-struct vfu_hostd {
-	pthread_mutex_t mu;
-	struct hd_dev d;
-	FILE *log;
-	const struct vgsp_profile *prof;
-	uint8_t *fb;			/* the FB store */
-	struct hd_backing fb_b;
-	struct win win[MAX_WINDOWS];
-	unsigned int nwin;
-	struct mirror mir[MAX_VAS];
-	struct fwd fwd[VGSP_FIFO_MAX_CHANNELS];
-	struct replay *rp;		/* replay_list's scratch (h->mu) */
-	/* counters (the "hostd" section of --stats) */
-	uint64_t launches, launch_errors, faults, timeouts, resyncs,
-		 resync_errors, unbacked, windows_refused, chan_opens;
-	/* resyncs by kind, and page tables read by all of them */
-	uint64_t resync_full, resync_partial, resync_none, resync_tables,
-		 last_resync_tables;
-	uint64_t last_launch_ns, max_launch_ns, last_resync_ns, max_resync_ns;
-	uint32_t last_rc;
-	/* copies on the GPU, and those left to the CPU by reason */
-	uint64_t ce_copies, ce_bytes, ce_faults, ce_errors, ce_opens,
-		 ce_open_errors, ce_cpu[CE_CPU_N], ce_cpu_bytes;
-	uint64_t last_ce_ns, max_ce_ns;
-	int ce_index;			/* the copy engine that opened, or -1 */
-	unsigned int ce_open_fails;	/* in a row; CE_OPEN_TRIES: give up */
-};
-
-static uint64_t now_ns(void)
+uint64_t vfu_hostd_now_ns(void)
 {
 	struct timespec ts;
 
@@ -237,13 +160,13 @@ static int table(void *ctx, enum vgsp_mem_target t, u64 pa, u32 len, u64 va,
  * memory, which the core cannot watch) are walked again; a first sync, a
  * window change, an overrun log or FB mapped into the guest walk it all.
  */
-static int resync(struct vfu_hostd *h, struct vgsp_dev *dev, struct mirror *m,
-		  uint64_t gen)
+int vfu_hostd_resync(struct vfu_hostd *h, struct vgsp_dev *dev,
+		     struct mirror *m, uint64_t gen)
 {
 	struct run_buf rb = { .h = h, .dev = dev };
 	struct ptm_range all = { 0, VGSP_MMU_VA_END }, *r = &all, *dirty = NULL;
 	u64 pages[VGSP_PT_LOG_LEN], seq;
-	uint64_t t0 = now_ns(), dt;
+	uint64_t t0 = vfu_hostd_now_ns(), dt;
 	size_t nr = 1, i;
 	u32 np = 0;
 	bool full;
@@ -298,7 +221,7 @@ out:
 	free(rb.r);
 	free(rb.t);
 	free(dirty);
-	dt = now_ns() - t0;
+	dt = vfu_hostd_now_ns() - t0;
 	h->last_resync_ns = dt;
 	if (dt > h->max_resync_ns)
 		h->max_resync_ns = dt;
@@ -308,7 +231,8 @@ out:
 	return ret;
 }
 
-static struct mirror *mirror_get(struct vfu_hostd *h, const struct vgsp_vm *vm)
+struct mirror *vfu_hostd_mirror_get(struct vfu_hostd *h,
+				    const struct vgsp_vm *vm)
 {
 	struct mirror *free_m = NULL;
 	unsigned int i;
@@ -333,7 +257,7 @@ static struct mirror *mirror_get(struct vfu_hostd *h, const struct vgsp_vm *vm)
 	return free_m;
 }
 
-static void mirror_put(struct vfu_hostd *h, struct mirror *m)
+void vfu_hostd_mirror_put(struct vfu_hostd *h, struct mirror *m)
 {
 	if (!m || --m->users)
 		return;
@@ -343,7 +267,7 @@ static void mirror_put(struct vfu_hostd *h, struct mirror *m)
 }
 
 /* A mirror made for one call that found no user is not kept. */
-static void mirror_drop_unused(struct vfu_hostd *h, struct mirror *m)
+void vfu_hostd_mirror_drop_unused(struct vfu_hostd *h, struct mirror *m)
 {
 	if (m->users)
 		return;
@@ -363,15 +287,6 @@ static struct mirror *mirror_find(struct vfu_hostd *h, const struct vgsp_vm *vm)
 	return NULL;
 }
 
-static void ce_close(struct vfu_hostd *h, struct mirror *m)
-{
-	if (!m->ce_open)
-		return;
-	hd_fwd_chan_close(&h->d, &m->ce);
-	m->ce_open = false;
-	mirror_put(h, m);
-}
-
 static struct fwd *fwd_find(struct vfu_hostd *h, const struct vgsp_chan *ch)
 {
 	unsigned int i;
@@ -387,7 +302,7 @@ static struct fwd *fwd_find(struct vfu_hostd *h, const struct vgsp_chan *ch)
 static void fwd_close(struct vfu_hostd *h, struct fwd *f)
 {
 	hd_fwd_chan_close(&h->d, &f->c);
-	mirror_put(h, f->m);
+	vfu_hostd_mirror_put(h, f->m);
 	memset(f, 0, sizeof(*f));
 }
 
@@ -417,7 +332,18 @@ static struct fwd *fwd_get(struct vfu_hostd *h, const struct vgsp_chan *ch,
 	f->m = m;
 	m->users++;
 	h->chan_opens++;
+	vfu_hostd_boost_once(h);
 	return f;
+}
+
+void vfu_hostd_boost_once(struct vfu_hostd *h)
+{
+	if (h->boost)
+		return;
+	h->boost = hd_perf_boost(&h->d) ? -1 : 1;
+	if (h->boost < 0)
+		fprintf(stderr, "vgsp-vfu: hostd: the GPU refused the CUDA perf boost (RM status 0x%x): guest work runs at whatever clock the GPU picks\n",
+			h->d.last_status);
 }
 
 struct stamped {
@@ -536,7 +462,7 @@ static int hostd_gr_launch(struct vgsp_dev *dev, struct vgsp_chan *ch,
 			   u64 qmd_va)
 {
 	struct vfu_hostd *h = dev->backend_priv;
-	uint64_t gen = vgsp_load64(&dev->mm->pt_gen), t0 = now_ns(), dt;
+	uint64_t gen = vgsp_load64(&dev->mm->pt_gen), t0 = vfu_hostd_now_ns(), dt;
 	const struct hd_mthd *m;
 	struct mirror *mir;
 	struct fwd *f;
@@ -550,19 +476,19 @@ static int hostd_gr_launch(struct vgsp_dev *dev, struct vgsp_chan *ch,
 	pthread_mutex_lock(&h->mu);
 	h->launches++;
 	f = fwd_find(h, ch);
-	mir = f ? f->m : mirror_get(h, &ch->vm);
+	mir = f ? f->m : vfu_hostd_mirror_get(h, &ch->vm);
 	ret = -EIO;
 	if (!mir)
 		goto out;
 	if (!mir->synced || mir->gen != gen) {
-		ret = resync(h, dev, mir, gen);
+		ret = vfu_hostd_resync(h, dev, mir, gen);
 		if (ret)
 			goto out;
 	}
 	ret = -EIO;
 	f = fwd_get(h, ch, mir);
 	if (!f) {
-		mirror_drop_unused(h, mir);	/* made for this launch only */
+		vfu_hostd_mirror_drop_unused(h, mir);	/* made for this launch only */
 		goto out;
 	}
 	seq = dev->fifo->gr_seq;
@@ -593,7 +519,7 @@ static int hostd_gr_launch(struct vgsp_dev *dev, struct vgsp_chan *ch,
 out:
 	if (ret)
 		h->launch_errors++;
-	dt = now_ns() - t0;
+	dt = vfu_hostd_now_ns() - t0;
 	h->last_launch_ns = dt;
 	if (dt > h->max_launch_ns)
 		h->max_launch_ns = dt;
@@ -604,197 +530,6 @@ out:
 			     ret, h->d.stage ? h->d.stage : "-",
 			     h->d.last_status);
 	return ret;
-}
-
-/* ---- copies ---------------------------------------------------------- */
-
-/* The copy channel of @m, opened (or reopened after an RC) on first use. */
-static struct hd_fwd_chan *ce_get(struct vfu_hostd *h, struct mirror *m)
-{
-	static const unsigned int order[] = { 2, 3, 4, 5, 6, 7, 8, 9, 0, 1 };
-	unsigned int i;
-
-	if (m->ce_open && m->ce.dead)
-		ce_close(h, m);
-	if (m->ce_open)
-		return &m->ce;
-	if (h->ce_open_fails >= CE_OPEN_TRIES)
-		return NULL;
-	for (i = 0; i < VGSP_ARRAY_SIZE(order); i++) {
-		unsigned int e = h->ce_index >= 0 ? (unsigned int)h->ce_index :
-						     order[i];
-
-		if (!hd_fwd_ce_open(&h->d, &m->v, &m->ce, e)) {
-			if (h->ce_index < 0 && h->log)
-				fprintf(h->log, "hostd: guest copies run on COPY%u\n", e);
-			h->ce_index = (int)e;
-			h->ce_open_fails = 0;
-			h->ce_opens++;
-			m->ce_open = true;
-			m->users++;
-			return &m->ce;
-		}
-		if (h->ce_index >= 0)
-			break;		/* the engine that worked before */
-	}
-	h->ce_open_errors++;
-	if (++h->ce_open_fails == CE_OPEN_TRIES)
-		fprintf(stderr, "vgsp-vfu: hostd: no copy channel could be opened (RM stage %s status 0x%x): guest copies stay on the CPU\n",
-			h->d.stage ? h->d.stage : "-", h->d.last_status);
-	return NULL;
-}
-
-/* The bytes a copy of @lines lines spans from its first: 0 on overflow. */
-static u64 span_of(u64 line_bytes, u64 pitch, u32 lines)
-{
-	u64 s;
-
-	if (lines > 1 && (__builtin_mul_overflow((u64)(lines - 1), pitch, &s) ||
-			  __builtin_add_overflow(s, line_bytes, &s)))
-		return 0;
-	return lines > 1 ? s : line_bytes;
-}
-
-/*
- * The next piece of @x as one GPU copy: what is left of the current line
- * (a line longer than CE_CALL_BYTES, or one the CPU started), or as many
- * whole lines as CE_CALL_BYTES holds (at least one). Only the piece is
- * computed; the progress fields move when the GPU has done it.
- */
-static int ce_piece(const struct vgsp_ce_xfer *x, struct hd_copy *cp,
-		    u64 *src_span, u64 *dst_span)
-{
-	u64 src_line, dst_line;
-	u32 k;
-
-	if (x->line >= x->lines || x->off >= x->line_bytes ||
-	    __builtin_mul_overflow((u64)x->line, x->pitch_in, &src_line) ||
-	    __builtin_mul_overflow((u64)x->line, x->pitch_out, &dst_line) ||
-	    __builtin_add_overflow(src_line, x->src.addr, &src_line) ||
-	    __builtin_add_overflow(dst_line, x->dst.addr, &dst_line))
-		return -EINVAL;
-	memset(cp, 0, sizeof(*cp));
-	cp->lines = 1;
-	if (x->off || x->line_bytes > CE_CALL_BYTES) {
-		u64 left = x->line_bytes - x->off;
-
-		cp->src = src_line + x->off;	/* < the line's end: no wrap */
-		cp->dst = dst_line + x->off;
-		cp->line_bytes = left < CE_CALL_BYTES ? left : CE_CALL_BYTES;
-		if (cp->src < src_line || cp->dst < dst_line)
-			return -EINVAL;
-		*src_span = *dst_span = cp->line_bytes;
-		return 0;
-	}
-	k = x->lines - x->line;
-	if (k > CE_CALL_BYTES / x->line_bytes)
-		k = (u32)(CE_CALL_BYTES / x->line_bytes);
-	cp->src = src_line;
-	cp->dst = dst_line;
-	cp->line_bytes = x->line_bytes;
-	cp->lines = k;
-	cp->pitch_in = x->pitch_in;
-	cp->pitch_out = x->pitch_out;
-	*src_span = span_of(x->line_bytes, x->pitch_in, k);
-	*dst_span = span_of(x->line_bytes, x->pitch_out, k);
-	return *src_span && *dst_span ? 0 : -EINVAL;
-}
-
-static int ce_on_cpu(struct vgsp_dev *dev, struct vfu_hostd *h,
-		     struct vgsp_ce_xfer *x, enum ce_cpu why, bool locked)
-{
-	u64 line = x->line, off = x->off;
-	int ret;
-
-	if (!locked)
-		pthread_mutex_lock(&h->mu);
-	h->ce_cpu[why]++;
-	pthread_mutex_unlock(&h->mu);
-	ret = vgsp_backend_sim.ce_xfer(dev, x);
-	pthread_mutex_lock(&h->mu);
-	h->ce_cpu_bytes += (x->line - line) * x->line_bytes + x->off - off;
-	pthread_mutex_unlock(&h->mu);
-	return ret;
-}
-
-/*
- * A guest copy between two VAs of one address space runs on a host copy
- * channel in that space's mirror, at the same VAs, when the mirror maps
- * every byte of both sides (the GPU then touches only the instance's
- * memory, and nothing a CPU copy would have reached differently). Fills,
- * physical sides (the guest kernel's channels) and anything the mirror
- * does not cover stay on the CPU (sim's ce_xfer), counted by reason.
- * Fifo lock held, device lock not.
- */
-static int hostd_ce_xfer(struct vgsp_dev *dev, struct vgsp_ce_xfer *x)
-{
-	struct vfu_hostd *h = dev->backend_priv;
-	uint64_t gen = vgsp_load64(&dev->mm->pt_gen), t0, dt;
-	u64 src_span, dst_span;
-	struct hd_fwd_chan *c;
-	struct mirror *m;
-	struct hd_copy cp;
-	uint32_t rc = 0;
-	int ret;
-
-	if (x->fill)
-		return ce_on_cpu(dev, h, x, CE_CPU_FILL, false);
-	/* Bus Master Enable off: the CPU path's gate refuses guest RAM */
-	if (!vgsp_cfg_bus_master(&dev->cfg))
-		return ce_on_cpu(dev, h, x, CE_CPU_NO_DMA, false);
-	if (!x->src.virt || !x->dst.virt ||
-	    x->src.vm.pdb != x->dst.vm.pdb ||
-	    x->src.vm.target != x->dst.vm.target)
-		return ce_on_cpu(dev, h, x, CE_CPU_PHYS, false);
-	if (ce_piece(x, &cp, &src_span, &dst_span))
-		return -EINVAL;
-	pthread_mutex_lock(&h->mu);
-	m = mirror_get(h, &x->src.vm);
-	if (!m)
-		return ce_on_cpu(dev, h, x, CE_CPU_SYNC, true);
-	if ((!m->synced || m->gen != gen) && resync(h, dev, m, gen)) {
-		mirror_drop_unused(h, m);
-		return ce_on_cpu(dev, h, x, CE_CPU_SYNC, true);
-	}
-	if (!ptm_covers(&m->pm, cp.src, src_span, false) ||
-	    !ptm_covers(&m->pm, cp.dst, dst_span, true)) {
-		mirror_drop_unused(h, m);
-		return ce_on_cpu(dev, h, x, CE_CPU_UNMIRRORED, true);
-	}
-	c = ce_get(h, m);
-	if (!c) {
-		mirror_drop_unused(h, m);
-		return ce_on_cpu(dev, h, x, CE_CPU_NO_CHANNEL, true);
-	}
-	t0 = now_ns();
-	ret = hd_fwd_copy(&h->d, c, &cp, LAUNCH_TIMEOUT_NS, &rc);
-	dt = now_ns() - t0;
-	h->last_ce_ns = dt;
-	if (dt > h->max_ce_ns)
-		h->max_ce_ns = dt;
-	if (!ret) {
-		u64 moved = cp.line_bytes * cp.lines;
-
-		h->ce_copies++;
-		h->ce_bytes += moved;
-		if (cp.lines > 1 || x->off + cp.line_bytes == x->line_bytes) {
-			x->line += cp.lines;
-			x->off = 0;
-		} else {
-			x->off += cp.line_bytes;
-		}
-	} else if (ret == -EFAULT) {
-		h->ce_faults++;
-		h->last_rc = rc;
-	} else {
-		h->ce_errors++;
-	}
-	pthread_mutex_unlock(&h->mu);
-	if (ret == -EINVAL)	/* refused before the GPU saw it */
-		return ce_on_cpu(dev, h, x, CE_CPU_UNMIRRORED, false);
-	if (ret)
-		return ret == -EFAULT ? -EFAULT : -EIO;
-	return x->line < x->lines ? -EAGAIN : 0;
 }
 
 static void hostd_chan_gone(struct vgsp_dev *dev, struct vgsp_chan *ch)
@@ -819,13 +554,13 @@ static void hostd_chan_gone(struct vgsp_dev *dev, struct vgsp_chan *ch)
 			m = NULL;
 	}
 	if (m)
-		ce_close(h, m);
+		vfu_hostd_ce_close(h, m);
 	pthread_mutex_unlock(&h->mu);
 }
 
 static struct vgsp_backend_ops hostd_ops = {
 	.name = "hostd",
-	.ce_xfer = hostd_ce_xfer,
+	.ce_xfer = vfu_hostd_ce_xfer,
 	.gr_launch = hostd_gr_launch,
 	.gr_state = true,
 	.stamps_at_submit = true,
@@ -854,6 +589,7 @@ int vfu_hostd_dma_added(void *arg, uint64_t iova, uint64_t size, void *base)
 			w->iova = iova;
 			w->size = size;
 			h->nwin++;
+			vfu_hostd_phys_stale(h);
 		}
 	}
 	if (ret)
@@ -880,6 +616,7 @@ void vfu_hostd_dma_removed(void *arg, uint64_t iova, uint64_t size)
 		/* mirrors named it: map again from the guest's tables */
 		for (j = 0; j < MAX_VAS; j++)
 			h->mir[j].synced = false;
+		vfu_hostd_phys_stale(h);
 		break;
 	}
 	pthread_mutex_unlock(&h->mu);
@@ -925,7 +662,7 @@ struct vfu_hostd *vfu_hostd_open(const struct vgsp_profile *prof,
 				 FILE *rm_log, bool fb_vidmem)
 {
 	struct vfu_hostd *h = calloc(1, sizeof(*h));
-	uint64_t t0 = now_ns();
+	uint64_t t0 = vfu_hostd_now_ns();
 
 	if (!h)
 		return NULL;
@@ -949,7 +686,7 @@ struct vfu_hostd *vfu_hostd_open(const struct vgsp_profile *prof,
 		hd_driver_version(&h->d),
 		(unsigned long long)(prof->fb_size >> 20),
 		fb_vidmem ? "the GPU's memory (BAR1)" : "host memory (registered)",
-		(unsigned long long)((now_ns() - t0) / 1000000));
+		(unsigned long long)((vfu_hostd_now_ns() - t0) / 1000000));
 	return h;
 }
 
@@ -995,20 +732,9 @@ void vfu_hostd_show(void *arg, FILE *f)
 		(unsigned long long)h->resync_none,
 		(unsigned long long)h->resync_tables,
 		(unsigned long long)h->last_resync_tables);
-	fprintf(f, "ce_copies %llu ce_bytes %llu ce_faults %llu ce_errors %llu ce_opens %llu ce_open_errors %llu ce_engine %d ce_us last %llu max %llu\n",
-		(unsigned long long)h->ce_copies,
-		(unsigned long long)h->ce_bytes,
-		(unsigned long long)h->ce_faults,
-		(unsigned long long)h->ce_errors,
-		(unsigned long long)h->ce_opens,
-		(unsigned long long)h->ce_open_errors, h->ce_index,
-		(unsigned long long)(h->last_ce_ns / 1000),
-		(unsigned long long)(h->max_ce_ns / 1000));
-	fprintf(f, "ce_cpu_bytes %llu", (unsigned long long)h->ce_cpu_bytes);
-	for (i = 0; i < CE_CPU_N; i++)
-		fprintf(f, " ce_cpu_%s %llu", ce_cpu_name[i],
-			(unsigned long long)h->ce_cpu[i]);
-	fprintf(f, "\n");
+	fprintf(f, "perf_boost %s\n", h->boost > 0 ? "asked" :
+		h->boost < 0 ? "refused" : "not_yet");
+	vfu_hostd_ce_show(h, f);
 	for (i = 0; i < MAX_VAS; i++) {
 		struct mirror *m = &h->mir[i];
 
@@ -1036,7 +762,8 @@ void vfu_hostd_close(struct vfu_hostd *h)
 			fwd_close(h, &h->fwd[i]);
 	for (i = 0; i < MAX_VAS; i++)
 		if (h->mir[i].used)
-			ce_close(h, &h->mir[i]);
+			vfu_hostd_ce_close(h, &h->mir[i]);
+	vfu_hostd_phys_close(h);
 	for (i = 0; i < MAX_VAS; i++) {
 		if (h->mir[i].used)
 			hd_vas_destroy(&h->d, &h->mir[i].v);

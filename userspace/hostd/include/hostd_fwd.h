@@ -30,6 +30,13 @@
 /* Fails (-1, d->stage/d->last_status say where) if the driver is not the
  * branch hostd's ABI was written for (hd_driver_version() names it). */
 int hd_open_base(struct hd_dev *d, FILE *log);
+/*
+ * (added) The boost request a CUDA context makes when it is created
+ * (NV2080_CTRL_CMD_PERF_BOOST: CUDA, high priority, to max, until cleared;
+ * RM drops it with the client): without it the GPU runs hostd's channels
+ * at its idle clock. 0 or -1 (d->last_status).
+ */
+int hd_perf_boost(struct hd_dev *d);
 /* "580.159.04" or "" if the query failed */
 const char *hd_driver_version(struct hd_dev *d);
 /* (added) the driver branch nvrm_abi.h is pinned to, and the gate (pure):
@@ -178,6 +185,11 @@ void hd_fwd_chan_close(struct hd_dev *d, struct hd_fwd_chan *c);
 struct hd_copy {
 	uint64_t src, dst, line_bytes, pitch_in, pitch_out;
 	uint32_t lines;
+	/* a fill instead: @value's low @elem_size bytes (1, 2 or 4) over
+	 * each destination line through the CE's constant remap; src unused */
+	bool fill;
+	uint8_t elem_size;
+	uint32_t value;
 };
 /*
  * A HOPPER_DMA_COPY_A channel on copy engine @copy_index in @v: its own
@@ -199,8 +211,11 @@ int hd_fwd_copy(struct hd_dev *d, struct hd_fwd_chan *c,
 /* (pure) hd_fwd_copy()'s pushbuffer: OFFSET_IN/OUT, then LINE_LENGTH_IN +
  * LINE_COUNT 1 (one line) or PITCH_IN/OUT + LINE_LENGTH_IN + LINE_COUNT
  * (several, MULTI_LINE), SET_SEMAPHORE_A..PAYLOAD, LAUNCH_DMA (pitch both
- * sides, virtual, non-pipelined, flush, one-word release). -1 for what
- * the methods cannot carry, else dwords written (14, or 16 multi-line). */
+ * sides, virtual, non-pipelined, flush, one-word release). A fill has
+ * OFFSET_OUT only, LINE_LENGTH_IN in elements, SET_REMAP_CONST_A +
+ * _CONST_B + _COMPONENTS (one constant component of elem_size bytes) and
+ * REMAP_ENABLE. -1 for what the methods cannot carry, else dwords written
+ * (copy 14, or 16 multi-line; fill 15, or 17). */
 long hd_fwd_encode_copy(uint32_t *buf, size_t cap, const struct hd_copy *c,
 			uint64_t fence_va, uint32_t payload);
 

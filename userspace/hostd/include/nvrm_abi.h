@@ -60,6 +60,11 @@
 #define NVA06F_CTRL_CMD_GPFIFO_SCHEDULE 0xA06F0103u
 #define NVC36F_CTRL_CMD_GPFIFO_GET_WORK_SUBMIT_TOKEN 0xC36F0108u
 #define NV0080_CTRL_CMD_DMA_INVALIDATE_TLB 0x0080180Cu
+#define NV2080_CTRL_CMD_PERF_BOOST 0x2080200Au
+/* NV2080_CTRL_PERF_BOOST_FLAGS: CMD 1:0 (2 = BOOST_TO_MAX), CUDA 4:4,
+ * CUDA_PRIORITY 6:6 (1 = HIGH); duration 0xffffffff: until cleared */
+#define NV2080_PERF_BOOST_CUDA_MAX ((2u << 0) | (1u << 4) | (1u << 6))
+#define NV2080_PERF_BOOST_DURATION_INFINITE 0xffffffffu
 
 /* engine type numbering shared by NV2080_ENGINE_TYPE_* and RM_ENGINE_TYPE_* */
 #define NV2080_ENGINE_TYPE_GRAPHICS 0x1u
@@ -293,6 +298,10 @@ struct nvb0b5_alloc {           /* NVB0B5_ALLOCATION_PARAMETERS */
 	uint32_t engineType;
 };
 
+struct nv_perf_boost {          /* NV2080_CTRL_PERF_BOOST_PARAMS */
+	uint32_t flags, duration;
+};
+
 struct nv_gpfifo_schedule {     /* NVA06F/NVA06C_CTRL_GPFIFO_SCHEDULE_PARAMS */
 	uint8_t bEnable, bSkipSubmit, bSkipEnable;
 };
@@ -383,6 +392,7 @@ NVRM_PIN(struct nv_channel_alloc, tpcConfigID, 360);
 NVRM_SIZE(struct nv_channel_alloc, 368);
 NVRM_SIZE(struct nv_gpfifo_schedule, 3);
 NVRM_SIZE(struct nvb0b5_alloc, 8);
+NVRM_SIZE(struct nv_perf_boost, 8);
 NVRM_SIZE(struct nv0080_classlist, 16);
 
 #endif

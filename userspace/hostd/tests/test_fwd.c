@@ -434,9 +434,12 @@ static void test_encode_copy_runs(void **s)
 	static uint8_t mem[CP_SIZE];
 	uint32_t fence;
 	/* one line: 0x3000 bytes from +0x1000 to +0x8000 */
-	const struct hd_copy one = { CP_VA + 0x1000, CP_VA + 0x8000, 0x3000, 0, 0, 1 };
+	const struct hd_copy one = { .src = CP_VA + 0x1000, .dst = CP_VA + 0x8000,
+				     .line_bytes = 0x3000, .lines = 1 };
 	/* three lines of 0x100, source pitch 0x400, destination pitch 0x200 */
-	const struct hd_copy three = { CP_VA + 0x4000, CP_VA + 0xc000, 0x100, 0x400, 0x200, 3 };
+	const struct hd_copy three = { .src = CP_VA + 0x4000, .dst = CP_VA + 0xc000,
+				       .line_bytes = 0x100, .pitch_in = 0x400,
+				       .pitch_out = 0x200, .lines = 3 };
 
 	for (unsigned i = 0; i < CP_SIZE; i++)
 		mem[i] = (uint8_t)(i * 7 + (i >> 8));
@@ -459,7 +462,8 @@ static void test_encode_copy_refusals(void **s)
 {
 	(void)s;
 	uint32_t buf[32];
-	const struct hd_copy ok = { 0x1000, 0x2000, 0x1000, 0, 0, 1 };
+	const struct hd_copy ok = { .src = 0x1000, .dst = 0x2000, .line_bytes = 0x1000,
+				    .lines = 1 };
 	struct hd_copy c = ok;
 
 	assert_int_equal(hd_fwd_encode_copy(buf, 32, &ok, FENCE_VA, 1), 14);
@@ -483,6 +487,60 @@ static void test_encode_copy_refusals(void **s)
 	assert_int_equal(hd_fwd_encode_copy(buf, 13, &ok, FENCE_VA, 1), -1);
 }
 
+/*
+ * A fill: OFFSET_OUT (INC subch 4 0x408 count 2 = 0x20028102), remap
+ * CONST_A/CONST_B/COMPONENTS (0x700 count 3 = 0x200381C0; components
+ * DST_X = CONST_A 4 | (size - 1) << 16), LINE_LENGTH_IN in elements +
+ * LINE_COUNT 1 (0x418 count 2 = 0x20028106), the semaphore (0x240 count
+ * 3 = 0x20038090), LAUNCH_DMA (0x300 = 0x200180C0) with REMAP_ENABLE
+ * (1 << 10) on top of a copy's 0x18E.
+ */
+static void test_encode_fill(void **s)
+{
+	(void)s;
+	uint32_t buf[32];
+	const struct hd_copy f = { .dst = 0x1234567000ull, .line_bytes = 0x1000, .lines = 1,
+				   .fill = true, .elem_size = 4, .value = 0xdeadbeef };
+	const uint32_t want[15] = {
+		0x20028102, 0x12, 0x34567000,
+		0x200381C0, 0xdeadbeef, 0, 0x00030004,
+		0x20028106, 0x400, 1,
+		0x20038090, (uint32_t)(FENCE_VA >> 32), (uint32_t)FENCE_VA, 9,
+		0x200180C0,
+	};
+	struct hd_copy c = f;
+
+	assert_int_equal(hd_fwd_encode_copy(buf, 32, &f, FENCE_VA, 9), 16);
+	assert_memory_equal(buf, want, sizeof(want));
+	assert_int_equal(buf[15], 0x58Eu);
+	/* several lines: pitches, length in elements, count */
+	c.lines = 3;
+	c.pitch_out = 0x2000;
+	c.elem_size = 2;
+	assert_int_equal(hd_fwd_encode_copy(buf, 32, &c, FENCE_VA, 9), 18);
+	assert_int_equal(buf[7], 0x20048104u);
+	assert_int_equal(buf[10], 0x800u);
+	assert_int_equal(buf[11], 3u);
+	assert_int_equal(buf[6], 0x00010004u);
+	assert_int_equal(buf[17], 0x78Eu);
+	/* sizes the remap cannot make, and misaligned fills */
+	c = f;
+	c.elem_size = 8;
+	assert_int_equal(hd_fwd_encode_copy(buf, 32, &c, FENCE_VA, 9), -1);
+	c = f;
+	c.line_bytes = 0x1002;
+	assert_int_equal(hd_fwd_encode_copy(buf, 32, &c, FENCE_VA, 9), -1);
+	c = f;
+	c.dst += 2;
+	assert_int_equal(hd_fwd_encode_copy(buf, 32, &c, FENCE_VA, 9), -1);
+	c = f;
+	c.elem_size = 1;	/* any byte address, any length */
+	c.dst += 1;
+	c.line_bytes = 3;
+	assert_int_equal(hd_fwd_encode_copy(buf, 32, &c, FENCE_VA, 9), 16);
+	assert_int_equal(buf[8], 3u);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -502,6 +560,7 @@ int main(void)
 		cmocka_unit_test(test_gpfifo_extended_base),
 		cmocka_unit_test(test_encode_copy_runs),
 		cmocka_unit_test(test_encode_copy_refusals),
+		cmocka_unit_test(test_encode_fill),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

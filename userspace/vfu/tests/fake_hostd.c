@@ -106,6 +106,10 @@ int hd_vas_create(struct hd_dev *d, struct hd_vas *v)
 	return 0;
 }
 
+/*
+ * The mirror's last sync in fake_rm.runs (what the tests check), and each
+ * VA space's own runs in v->runs (what the fake "GPU" copies through).
+ */
 int hd_vas_sync(struct hd_dev *d, struct hd_vas *v, const struct hd_run *runs,
 		size_t n)
 {
@@ -113,20 +117,34 @@ int hd_vas_sync(struct hd_dev *d, struct hd_vas *v, const struct hd_run *runs,
 
 	while (fake_now() - t0 < fake_rm.sync_ns)
 		;
-	fake_rm.syncs++;
 	v->syncs++;
+	free(v->runs);
+	v->runs = calloc(n ? n : 1, sizeof(*runs));
+	memcpy(v->runs, runs, n * sizeof(*runs));
+	v->nruns = n;
+	if (n && runs[0].va >= (1ULL << 52)) {
+		fake_rm.phys_syncs++;	/* the physical space */
+		return 0;
+	}
+	fake_rm.syncs++;
 	free(fake_rm.runs);
 	fake_rm.runs = calloc(n ? n : 1, sizeof(*runs));
 	memcpy(fake_rm.runs, runs, n * sizeof(*runs));
 	fake_rm.nruns = n;
-	v->nruns = n;
 	return 0;
 }
 
 void hd_vas_destroy(struct hd_dev *d, struct hd_vas *v)
 {
 	fake_rm.vas_destroyed++;
+	free(v->runs);
 	memset(v, 0, sizeof(*v));
+}
+
+int hd_perf_boost(struct hd_dev *d)
+{
+	fake_rm.boosts++;
+	return fake_rm.boost_fails ? -1 : 0;
 }
 
 int hd_fwd_chan_open(struct hd_dev *d, struct hd_vas *v, struct hd_fwd_chan *c)
@@ -178,19 +196,22 @@ int hd_fwd_ce_open(struct hd_dev *d, struct hd_vas *v, struct hd_fwd_chan *c,
 	}
 	c->chan = fake_rm.next++;
 	c->gr = 0xce;
+	/* the VA space it copies in (hd_fwd_chan has no field for it) */
+	fake_rm.chv[c->chan % FAKE_RM_CHV].chan = c->chan;
+	fake_rm.chv[c->chan % FAKE_RM_CHV].v = v;
 	fake_rm.ce_engine = copy_index;
 	fake_rm.ce_opens++;
 	return 0;
 }
 
-/* The host pointer behind mirrored VA @va (the last sync's runs). */
-static uint8_t *fake_va(uint64_t va)
+/* The host pointer behind VA @va of @v (its last sync's runs). */
+static uint8_t *fake_va(const struct hd_vas *v, uint64_t va)
 {
 	size_t i;
 	unsigned int j;
 
-	for (i = 0; i < fake_rm.nruns; i++) {
-		const struct hd_run *r = &fake_rm.runs[i];
+	for (i = 0; v && i < v->nruns; i++) {
+		const struct hd_run *r = &v->runs[i];
 
 		if (va < r->va || va - r->va >= r->len)
 			continue;
@@ -206,6 +227,8 @@ static uint8_t *fake_va(uint64_t va)
 int hd_fwd_copy(struct hd_dev *d, struct hd_fwd_chan *c,
 		const struct hd_copy *cp, uint64_t timeout_ns, uint32_t *rc)
 {
+	const struct hd_vas *v = fake_rm.chv[c->chan % FAKE_RM_CHV].chan == c->chan ?
+				 fake_rm.chv[c->chan % FAKE_RM_CHV].v : NULL;
 	uint64_t l, i;
 
 	fake_rm.last_copy = *cp;
@@ -217,17 +240,22 @@ int hd_fwd_copy(struct hd_dev *d, struct hd_fwd_chan *c,
 	c->t_submit_ns = fake_now();
 	for (l = 0; l < cp->lines; l++)
 		for (i = 0; i < cp->line_bytes; i++) {
-			uint8_t *s = fake_va(cp->src + l * cp->pitch_in + i);
-			uint8_t *t = fake_va(cp->dst + l * cp->pitch_out + i);
+			uint8_t *s = cp->fill ? NULL :
+				     fake_va(v, cp->src + l * cp->pitch_in + i);
+			uint8_t *t = fake_va(v, cp->dst + l * cp->pitch_out + i);
 
-			if (!s || !t) {
+			if ((!s && !cp->fill) || !t) {
 				*rc = 31;
 				c->dead = true;
 				return -EFAULT;
 			}
-			*t = *s;
+			*t = cp->fill ? (uint8_t)(cp->value >> (8 * (i % cp->elem_size))) :
+					*s;
 		}
-	fake_rm.copies++;
+	if (cp->fill)
+		fake_rm.fills++;
+	else
+		fake_rm.copies++;
 	c->t_done_ns = fake_now();
 	return 0;
 }

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #define FAKE_RM_MTHDS 64
+#define FAKE_RM_CHV 64
 
 struct fake_rm {
 	/* answers */
@@ -14,6 +15,7 @@ struct fake_rm {
 	uint64_t launch_ns;		/* a launch's time on the "GPU" */
 	uint64_t sync_ns;		/* a mirror sync's time in "RM" */
 	int ce_open_fails, copy_rc;	/* forced answers for copy channels */
+	int boost_fails;
 	/* calls */
 	unsigned int registered, unregistered, vas_created, vas_destroyed;
 	unsigned int vidmem;		/* FB partitions made */
@@ -25,7 +27,8 @@ struct fake_rm {
 	struct hd_mthd mthd[FAKE_RM_MTHDS];	/* the last launch's replay */
 	size_t nmthd, nmthd_total;
 	/* copy channels and copies, done on the registered memory */
-	unsigned int ce_opens, ce_closes, copies;
+	unsigned int ce_opens, ce_closes, copies, fills, phys_syncs, boosts;
+	struct { uint32_t chan; struct hd_vas *v; } chv[FAKE_RM_CHV];
 	unsigned int ce_engine;		/* the last copy channel's engine */
 	struct hd_copy last_copy;
 	struct { uint32_t h; uint8_t *cpu; uint64_t size; } mem[16];

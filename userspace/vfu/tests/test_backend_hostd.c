@@ -126,12 +126,12 @@ static u32 fb_rd(struct fx *f, u64 pa)
  * table with RAM pages 0 and 1 (contiguous: one run), RAM page 3, and a
  * page of system memory outside the window (the GPU must not get it).
  */
-static void make_channel(struct fx *f)
+static void make_channel_on(struct fx *f, u32 engine_type)
 {
 	struct vgsp_chan_desc d = {
 		.client = CLIENT, .handle = HCHAN, .parent = HDEVICE,
 		.hdevice = HDEVICE, .chid = CHID, .runlist = 0,
-		.engine_type = ENGINE_GR0, .gpfifo_va = GPFIFO_VA,
+		.engine_type = engine_type, .gpfifo_va = GPFIFO_VA,
 		.gpfifo_entries = 16, .userd_pa = USERD_PA,
 		.userd_target = VGSP_MEM_VID, .errnot_pa = ERRNOT_PA,
 		.errnot_target = VGSP_MEM_VID, .has_errnot = true,
@@ -152,6 +152,11 @@ static void make_channel(struct fx *f)
 					    VGSP_MEM_VID), 0);
 	assert_int_equal(vgsp_fifo_chan_alloc(f->dev, &d), 0);
 	vgsp_dev_unlock(f->dev);
+}
+
+static void make_channel(struct fx *f)
+{
+	make_channel_on(f, ENGINE_GR0);
 }
 
 /* A second compute channel of the same context (same VA space). */
@@ -755,10 +760,12 @@ static void renew_channel(struct fx *f)
 }
 
 /*
- * Fills stay on the CPU; a copy that reaches a page the mirror does not
- * map is not given to the GPU (the CPU then finds it unmapped too: the
- * channel's MMU fault, as on hardware); an RC of the host copy channel is
- * the guest channel's MMU fault, and the next copy gets a new channel.
+ * A fill of 1-byte elements runs on the GPU (the CE's remap), one of
+ * 8-byte elements (two components) on the CPU; a copy that reaches a
+ * page the mirror does not map is not given to the GPU (the CPU then
+ * finds it unmapped too: the channel's MMU fault, as on hardware); an RC
+ * of the host copy channel is the guest channel's MMU fault, and the next
+ * copy gets a new channel.
  */
 static void test_copy_fallbacks_and_fault(void **state)
 {
@@ -768,6 +775,11 @@ static void test_copy_fallbacks_and_fault(void **state)
 		M4(0x700, 3), 0x77, 0, 0x00000004,	/* const A, 1 x 1 byte */
 		M4(0x408, 2), 0, 0x200100,
 		M4(0x418, 2), 0x10, 1,
+		M4(0x300, 1), LD_FILL,
+		/* A then B, 4 bytes each: an 8-byte element */
+		M4(0x700, 3), 0x11223344, 0x55667788, 0x01030054,
+		M4(0x408, 2), 0, 0x200200,
+		M4(0x418, 2), 0x4, 1,
 		M4(0x300, 1), LD_FILL,
 	};
 	const u32 hole[] = {
@@ -786,8 +798,18 @@ static void test_copy_fallbacks_and_fault(void **state)
 	submit(f, fill, VGSP_ARRAY_SIZE(fill));
 	assert_false(chan_stopped(f));
 	assert_int_equal(ram_rd(f, 0x100), 0x77777777);
-	assert_int_equal(fake_rm.copies, 0);
+	assert_int_equal(ram_rd(f, 0x10c), 0x77777777);
+	assert_int_equal(ram_rd(f, 0x110), 0);
+	assert_int_equal(fake_rm.fills, 1);
+	assert_int_equal(fake_rm.last_copy.elem_size, 1);
+	assert_int_equal(ram_rd(f, 0x200), 0x11223344);
+	assert_int_equal(ram_rd(f, 0x204), 0x55667788);
+	assert_int_equal(ram_rd(f, 0x218), 0x11223344);
+	assert_int_equal(ram_rd(f, 0x21c), 0x55667788);
+	assert_int_equal(ram_rd(f, 0x220), 0);
 	assert_int_equal(stat(f, "ce_cpu_fill"), 1);
+	assert_int_equal(fake_rm.copies, 0);
+	assert_int_equal(fake_rm.boosts, 1);	/* asked once, with the channel */
 
 	submit(f, hole, VGSP_ARRAY_SIZE(hole));
 	assert_true(chan_stopped(f));
@@ -807,7 +829,62 @@ static void test_copy_fallbacks_and_fault(void **state)
 	submit(f, one, VGSP_ARRAY_SIZE(one));
 	assert_false(chan_stopped(f));
 	assert_int_equal(fake_rm.copies, 1);
-	assert_int_equal(fake_rm.ce_opens, 2);	/* the RC'd one was replaced */
+	assert_int_equal(fake_rm.ce_opens, 3);	/* per channel life; the RC'd one replaced */
+}
+
+/*
+ * The guest kernel's channels copy and fill by physical address: on the
+ * GPU in the instance's physical space (FB at 2^52, each window at 2^53 +
+ * its IOVA), nothing else reachable: a physical address outside the
+ * instance's memory stays on the CPU, which faults the channel.
+ */
+#define ENGINE_COPY0	0x09
+#define LD_PHYS		(3U << 12)	/* source and destination physical */
+
+static void test_physical_copy_and_fill(void **state)
+{
+	struct fx *f = *state;
+	const u32 pb[] = {
+		M4(0x260, 2), 0, 1,			/* src FB, dst coherent sysmem */
+		M4(0x400, 4), 0, 0x500000, 0, RAM_IOVA + 0x2000,
+		M4(0x418, 2), 0x1000, 1,
+		M4(0x300, 1), LD_COPY | LD_PHYS,
+		M4(0x264, 1), 0,			/* dst FB */
+		M4(0x700, 3), 0xabcd1234, 0, 0x00030004,	/* 4-byte const A */
+		M4(0x408, 2), 0, 0x600000,
+		M4(0x418, 2), 0x100, 1,
+		M4(0x300, 1), LD_FILL | (1U << 13),
+	};
+	const u32 outside[] = {
+		M4(0x264, 1), 1,
+		M4(0x400, 4), 0, 0x500000, 0, 0x7000000,
+		M4(0x418, 2), 0x100, 1,
+		M4(0x300, 1), LD_COPY | LD_PHYS,
+	};
+	u32 i;
+
+	make_channel_on(f, ENGINE_COPY0);
+	vgsp_dev_lock(f->dev);
+	for (i = 0; i < 0x1000; i += 4)
+		put(f, 0x500000 + i, 0x3c000000 | i, 4);
+	vgsp_dev_unlock(f->dev);
+	submit(f, pb, VGSP_ARRAY_SIZE(pb));
+	assert_false(chan_stopped(f));
+	for (i = 0; i < 0x1000; i += 4)
+		assert_int_equal(ram_rd(f, 0x2000 + i), 0x3c000000 | i);
+	assert_int_equal(fb_rd(f, 0x600000), 0xabcd1234);
+	assert_int_equal(fb_rd(f, 0x6003fc), 0xabcd1234);
+	assert_int_equal(fb_rd(f, 0x600400), 0);
+	assert_int_equal(fake_rm.copies, 1);
+	assert_int_equal(fake_rm.fills, 1);
+	assert_int_equal(stat(f, "ce_phys"), 2);
+	assert_int_equal(fake_rm.phys_syncs, 1);	/* FB chunk 0 + the window */
+	assert_int_equal(fake_rm.vas_created, 1);	/* no mirror: no VA space */
+
+	submit(f, outside, VGSP_ARRAY_SIZE(outside));
+	assert_true(chan_stopped(f));
+	assert_int_equal(fake_rm.copies, 1);
+	assert_int_equal(stat(f, "ce_cpu_unmirrored"), 1);
 }
 
 /* No copy channel at all: copies stay on the CPU, and are right. */
@@ -937,6 +1014,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_copy_fallbacks_and_fault,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_copy_without_channel,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_physical_copy_and_fill,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fb_in_vidmem, setup,
 						teardown),
