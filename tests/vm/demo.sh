@@ -4,7 +4,8 @@
 . /lib/rig.sh
 
 rc=0
-vgsp_loaded || vgsp_load || { echo "demo: insmod vgsp.ko failed"; exit 1; }
+# shellcheck disable=SC2046 # one word per parameter (rig.vgsp=, lib.sh)
+vgsp_loaded || vgsp_load $(rig_vgsp_args) || { echo "demo: insmod vgsp.ko failed"; exit 1; }
 echo "== vgsp.ko loaded, parameters:"
 for p in "$PARAMS"/*; do echo "   ${p##*/} = $(cat "$p")"; done
 echo "== types:"

@@ -25,6 +25,9 @@ eq() {
 
 vgsp_loaded() { [ -d /sys/module/vgsp ]; }
 vgsp_load() { insmod "$VGSP_KO" "$@"; }
+# rig.vgsp=a=1,b=2 on the command line: vgsp.ko's parameters for /init's
+# loads between cases and the demo (e.g. bar1_mmap=1); default none.
+rig_vgsp_args() { sed -n 's/.*\brig\.vgsp=\([^ ]*\).*/\1/p' /proc/cmdline | tr , ' '; }
 vgsp_unload() {
 	for _d in "$DEVS"/*; do
 		[ -e "$_d/remove" ] && echo 1 > "$_d/remove"

@@ -13,6 +13,7 @@
  *   fuzz <uuid> <seed> <s>   randomized hostile VFIO client for <s> seconds
  *                            (t_fuzz.c); the seed is printed
  *   mmap <uuid>              BAR3 mapped by the user (bar3_mmap=1, t_mmap.c)
+ *   bar1 <uuid>              BAR1 mapped by the user (bar1_mmap=1, t_bar1.c)
  * Exit status 0 when no check failed.
  */
 #include <errno.h>
@@ -199,6 +200,17 @@ static int cmd_mmap(const char *uuid)
 	return n_fail != 0;
 }
 
+static int cmd_bar1(const char *uuid)
+{
+	struct vdev d;
+
+	if (vdev_open(&d, uuid, true))
+		return 1;
+	t_bar1(&d);
+	vdev_close(&d);
+	return n_fail != 0;
+}
+
 int main(int argc, char **argv)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -216,6 +228,8 @@ int main(int argc, char **argv)
 		return cmd_cycle(argv[2], atoi(argv[3]));
 	if (argc == 3 && !strcmp(argv[1], "mmap"))
 		return cmd_mmap(argv[2]);
-	fprintf(stderr, "usage: vgsp-vfiotest full|smoke|mmap <uuid> | hold <uuid> <s> <ready> [min] | cycle <type> <n> | stress <uuid> <t> <n> | fuzz <uuid> <seed> <s>\n");
+	if (argc == 3 && !strcmp(argv[1], "bar1"))
+		return cmd_bar1(argv[2]);
+	fprintf(stderr, "usage: vgsp-vfiotest full|smoke|mmap|bar1 <uuid> | hold <uuid> <s> <ready> [min] | cycle <type> <n> | stress <uuid> <t> <n> | fuzz <uuid> <seed> <s>\n");
 	return 2;
 }

@@ -106,6 +106,7 @@ void t_counters(struct vdev *d);
 void t_openclose_counters(const char *uuid);
 void t_stress(struct vdev *d, unsigned int nthreads, unsigned int iters);
 void t_mmap(struct vdev *d);
+void t_bar1(struct vdev *d);
 int cmd_fuzz(const char *uuid, uint64_t seed, unsigned int secs);
 
 #endif
