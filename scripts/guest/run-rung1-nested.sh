@@ -72,6 +72,8 @@ APPEND="$APPEND rig.rung1nested=1 rung1.kernel=$GKERNEL rung1.initrd=$GINITRD"
 APPEND="$APPEND rung1.qemu=$IQEMU rung1.tmo=$((TMO - 300)) rung1.mem=$MEM"
 [ "$RUNG" = 1 ] || APPEND="$APPEND rung1.inner2=1"
 [ -z "$CCARGS" ] || APPEND="$APPEND rung1.ccargs=$(echo "$CCARGS" | tr ' ' ',')"
+# RUNG1_VGSP_ARGS="bar1_mmap=1": vgsp.ko's parameters in the outer VM (A/B runs)
+[ -z "${RUNG1_VGSP_ARGS:-}" ] || APPEND="$APPEND rig.vgsp=$(echo "$RUNG1_VGSP_ARGS" | tr ' ' ',')"
 cat > "$RUN/cmd.txt" <<EOC
 date: $(date -u +%FT%TZ)
 outer: qemu-system-x86_64 ($(qemu-system-x86_64 --version | head -n 1)) kernel $KREL -m 3G, timeout ${TMO}s

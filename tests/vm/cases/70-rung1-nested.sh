@@ -51,7 +51,7 @@ t0=$(date +%s)
 rc=$(cut -d' ' -f2 /tmp/inner.rc)
 echo "rung1n: phase inner-end uptime $(up) inner-seconds $(($(date +%s) - t0)) qemu-rc $rc"
 # The emulated GSP's own view of the run, before the instance goes away.
-for v in gsp_state gsp_rpc rpc_log counters; do
+for v in gsp_state gsp_rpc rpc_log counters mm; do
 	[ -f "$DBG/$u/$v" ] || continue
 	echo "rung1n: view $v"
 	sed "s/^/view| $v: /" "$DBG/$u/$v"
