@@ -57,7 +57,9 @@ eq vmm_kill_copy.free_drops_channel "$(($(fifo chan_frees) - f0)) $(nchan)" "1 0
 ok=0 running=0 early=0
 t0=$(date +%s)
 while [ $ok -lt $n ]; do
-	$BIN "$u" copy 0 64 >/tmp/victim.out 2>&1 &
+	# emptied here: the child's own redirection may come after the grep below
+	: >/tmp/victim.out
+	$BIN "$u" copy 0 64 >>/tmp/victim.out 2>&1 &
 	p=$!
 	i=0
 	# the client gives up on a copy after 30 s and says why
@@ -70,7 +72,12 @@ while [ $ok -lt $n ]; do
 		sed 's/^/  channels| /' "$d/channels"
 		sed 's/^/  gsp_state| /' "$d/gsp_state"
 		echo "  client $p: $(grep -E '^(State|VmRSS)' /proc/$p/status 2>/dev/null | tr '\n\t' '  '), wchan $(cat /proc/$p/wchan 2>/dev/null)"
-		sed 's/^/  stack| /' /proc/$p/stack 2>/dev/null
+		for _ in 1 2 3; do
+			echo "  client $p: syscall '$(cat /proc/$p/syscall 2>/dev/null)' utime/stime $(cut -d' ' -f14,15 /proc/$p/stat) rss $(grep VmRSS /proc/$p/status)"
+			sleep 2
+		done
+		cat /proc/$p/stack 2>&1 | sed 's/^/  stack| /'
+		echo "  thp: $(cat /sys/kernel/mm/transparent_hugepage/enabled) defrag $(cat /sys/kernel/mm/transparent_hugepage/defrag)"
 		grep -E '^(MemFree|MemAvailable)' /proc/meminfo | sed 's/^/  /'
 		dmesg | tail -n 15 | sed 's/^/  dmesg| /'
 		kill -9 $p 2>/dev/null
