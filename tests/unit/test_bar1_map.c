@@ -294,6 +294,62 @@ static void test_doorbell_scans_every_channel(void **state)
 	assert_int_equal(vgsp_load64(&f->zaps_db), 2);
 }
 
+/* A real channel: GP_PUT moved, no token seen; the scan runs its entry. */
+#define CH_PD4		0x800000ULL
+#define CH_VA_PA	0xa00000ULL	/* channel VA 0 .. 2 MiB maps here */
+#define CH_USERD	0xc00000ULL
+#define CH_GPFIFO_VA	0x1000
+#define CH_PB_VA	0x2000
+
+static void fb32(struct fx *f, u64 pa, u32 v)
+{
+	u8 b[4];
+
+	vgsp_put32(b, 0, v);
+	assert_int_equal(vgsp_fb_write(f->dev, pa, b, 4), 0);
+}
+
+static void test_doorbell_runs_a_channel(void **state)
+{
+	struct fx *f = *state;
+	struct vgsp_chan_desc d = {
+		.client = 0xc1e00001, .handle = 2, .parent = 1, .hdevice = 1,
+		.chid = 5, .runlist = 1, .engine_type = 9,
+		.gpfifo_va = CH_GPFIFO_VA, .gpfifo_entries = 16,
+		.userd_pa = CH_USERD, .userd_target = VGSP_MEM_VID,
+	};
+	u32 get = 0;
+	unsigned int i;
+
+	vgsp_dev_lock(f->dev);
+	for (i = 0; i < 4; i++)
+		fb64(f, CH_PD4 + 0x1000 * i, (CH_PD4 + 0x1000 * (i + 1)) | 2);
+	fb64(f, CH_PD4 + 0x4000, CH_VA_PA | 1);
+	assert_int_equal(vgsp_rm_vas_set_pd(f->dev, d.client, d.hdevice, 0,
+					    CH_PD4, VGSP_MEM_VID), 0);
+	assert_int_equal(vgsp_fifo_chan_alloc(f->dev, &d), 0);
+	fb32(f, CH_VA_PA + CH_PB_VA, 0x20010000);	/* SET_OBJECT copy */
+	fb32(f, CH_VA_PA + CH_PB_VA + 4, 0x0000c8b5);
+	fb32(f, CH_VA_PA + CH_GPFIFO_VA, CH_PB_VA);
+	fb32(f, CH_VA_PA + CH_GPFIFO_VA + 4, 2 << 10);
+	fb32(f, CH_USERD + VGSP_USERD_GP_PUT, 1);
+	vgsp_dev_unlock(f->dev);
+	vgsp_bar1_doorbell(f->dev);	/* what the mapped page's write fault does */
+	for (i = 0; i < 2000 && get != 1; i++) {
+		struct timespec ts = { 0, 1000000 };
+
+		nanosleep(&ts, NULL);
+		vgsp_dev_lock(f->dev);
+		assert_int_equal(vgsp_fb_read(f->dev, CH_USERD + VGSP_USERD_GP_GET,
+					      &get, 4), 0);
+		vgsp_dev_unlock(f->dev);
+	}
+	assert_int_equal(get, 1);
+	assert_int_equal(f->dev->fifo->st.doorbells, 0);	/* no token */
+	assert_int_equal(f->dev->fifo->st.doorbells_any, 1);
+	assert_int_equal(f->dev->fifo->st.chan_errors, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -308,6 +364,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_pin_and_move, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_doorbell_scans_every_channel,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_doorbell_runs_a_channel,
 						setup, teardown),
 	};
 
