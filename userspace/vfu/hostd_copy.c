@@ -439,6 +439,13 @@ int vfu_hostd_ce_xfer(struct vgsp_dev *dev, struct vgsp_ce_xfer *x)
 		h->ce_errors++;
 	}
 	pthread_mutex_unlock(&h->mu);
+	/*
+	 * The guest kernel writes page tables with physical copies and fills
+	 * (UVM): what the GPU wrote in FB is logged as the core's own writes
+	 * are, so the mirrors re-walk the tables on those pages.
+	 */
+	if (!ret && !x->dst.virt && x->dst.target == VGSP_MEM_VID)
+		vgsp_fb_engine_wrote(dev, cp.dst - PHYS_FB_BASE, dst_span);
 	if (ret == -EINVAL)	/* refused before the GPU saw it */
 		return ce_on_cpu(dev, h, x, CE_CPU_UNMIRRORED, false);
 	if (ret)

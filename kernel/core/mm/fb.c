@@ -77,6 +77,23 @@ int vgsp_fb_fill(struct vgsp_dev *dev, u64 pa, u32 pattern, u64 len)
 	return 0;
 }
 
+/*
+ * A backend's own engine wrote [pa, pa + len) of FB behind the core (a
+ * copy or fill on the GPU): page tables on those pages changed as if the
+ * core had written them.
+ */
+int vgsp_fb_engine_wrote(struct vgsp_dev *dev, u64 pa, u64 len)
+{
+	struct vgsp_mm *mm = dev->mm;
+
+	if (!fb_ok(mm, pa, len))
+		return -EINVAL;
+	vgsp_os->lock(mm->fb_lock);
+	vgsp_pt_note_write(mm, pa, len);
+	vgsp_os->unlock(mm->fb_lock);
+	return 0;
+}
+
 /* Bytes of host memory backing the FB store now (the "mm" view). */
 u64 vgsp_fb_backed(struct vgsp_dev *dev)
 {

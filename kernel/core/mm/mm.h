@@ -107,6 +107,8 @@ int vgsp_fb_read(struct vgsp_dev *dev, u64 pa, void *buf, u32 len);
 int vgsp_fb_write(struct vgsp_dev *dev, u64 pa, const void *buf, u32 len);
 /* Fill with a repeated 32-bit pattern; zero fills allocate nothing. */
 int vgsp_fb_fill(struct vgsp_dev *dev, u64 pa, u32 pattern, u64 len);
+/* A backend's engine wrote FB itself: log it for page-table tracking. */
+int vgsp_fb_engine_wrote(struct vgsp_dev *dev, u64 pa, u64 len);
 /* FB or system memory; faults are counted. */
 int vgsp_mem_read(struct vgsp_dev *dev, enum vgsp_mem_target t, u64 pa,
 		  void *buf, u32 len);

@@ -863,11 +863,17 @@ static void test_physical_copy_and_fill(void **state)
 	};
 	u32 i;
 
+	u64 pages[8], seq0, seq;
+	u32 np;
+
 	make_channel_on(f, ENGINE_COPY0);
 	vgsp_dev_lock(f->dev);
 	for (i = 0; i < 0x1000; i += 4)
 		put(f, 0x500000 + i, 0x3c000000 | i, 4);
 	vgsp_dev_unlock(f->dev);
+	/* the filled page holds a table a mirror walked */
+	assert_int_equal(vgsp_pt_watch(f->dev, 0x600000, 0x1000), 0);
+	assert_int_equal(vgsp_pt_log_since(f->dev, 0, pages, 8, &np, &seq0), 0);
 	submit(f, pb, VGSP_ARRAY_SIZE(pb));
 	assert_false(chan_stopped(f));
 	for (i = 0; i < 0x1000; i += 4)
@@ -880,6 +886,10 @@ static void test_physical_copy_and_fill(void **state)
 	assert_int_equal(stat(f, "ce_phys"), 2);
 	assert_int_equal(fake_rm.phys_syncs, 1);	/* FB chunk 0 + the window */
 	assert_int_equal(fake_rm.vas_created, 1);	/* no mirror: no VA space */
+	/* the GPU's write to it is logged as the core's own would be */
+	assert_int_equal(vgsp_pt_log_since(f->dev, seq0, pages, 8, &np, &seq), 0);
+	assert_int_equal(np, 1);
+	assert_int_equal(pages[0], 0x600);
 
 	submit(f, outside, VGSP_ARRAY_SIZE(outside));
 	assert_true(chan_stopped(f));
