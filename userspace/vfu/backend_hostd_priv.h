@@ -109,6 +109,9 @@ struct vfu_hostd {
 		 ce_opens, ce_open_errors, ce_cpu[CE_CPU_N], ce_cpu_bytes,
 		 phys_maps, phys_map_errors;
 	uint64_t last_ce_ns, max_ce_ns;
+	/* copies of 1 MiB and more: bytes and the GPU's own time (doorbell
+	 * to fence), so the engine's bandwidth shows apart from the guest's */
+	uint64_t ce_large_bytes, ce_large_ns, ce_large_n;
 	int ce_index;			/* the copy engine that opened, or -1 */
 	unsigned int ce_open_fails;	/* in a row; CE_OPEN_TRIES: give up */
 };

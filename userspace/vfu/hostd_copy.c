@@ -30,6 +30,7 @@
  * gets the channel table back (the core calls again for the rest). */
 #define CE_CALL_BYTES		(256ULL << 20)
 #define CE_OPEN_TRIES		3	/* failed opens before copies stay on the CPU */
+#define CE_LARGE_BYTES		(1ULL << 20)	/* the engine-bandwidth figure's floor */
 
 static const char *const ce_cpu_name[CE_CPU_N] = {
 	"fill", "mixed", "unmirrored", "no_channel", "sync", "no_dma"
@@ -419,7 +420,15 @@ int vfu_hostd_ce_xfer(struct vgsp_dev *dev, struct vgsp_ce_xfer *x)
 	if (dt > h->max_ce_ns)
 		h->max_ce_ns = dt;
 	if (!ret) {
-		h->ce_bytes += cp.line_bytes * cp.lines;
+		u64 moved = cp.line_bytes * cp.lines;
+
+		if (moved >= CE_LARGE_BYTES && !cp.fill &&
+		    c->t_done_ns > c->t_submit_ns) {
+			h->ce_large_bytes += moved;
+			h->ce_large_ns += c->t_done_ns - c->t_submit_ns;
+			h->ce_large_n++;
+		}
+		h->ce_bytes += moved;
 		if (cp.fill)
 			h->ce_fills++;
 		else
@@ -468,6 +477,11 @@ void vfu_hostd_ce_show(struct vfu_hostd *h, FILE *f)
 		(unsigned long long)h->ce_open_errors, h->ce_index,
 		(unsigned long long)(h->last_ce_ns / 1000),
 		(unsigned long long)(h->max_ce_ns / 1000));
+	fprintf(f, "ce_large_n %llu ce_large_bytes %llu ce_large_gpu_us %llu ce_large_gbps %.2f\n",
+		(unsigned long long)h->ce_large_n,
+		(unsigned long long)h->ce_large_bytes,
+		(unsigned long long)(h->ce_large_ns / 1000),
+		h->ce_large_ns ? (double)h->ce_large_bytes / (double)h->ce_large_ns : 0.0);
 	fprintf(f, "ce_cpu_bytes %llu", (unsigned long long)h->ce_cpu_bytes);
 	for (i = 0; i < CE_CPU_N; i++)
 		fprintf(f, " ce_cpu_%s %llu", ce_cpu_name[i],

@@ -722,6 +722,7 @@ static void test_copy_runs_on_the_gpu(void **state)
 	assert_int_equal(stat(f, "ce_cpu_fill"), 0);
 	assert_int_equal(stat(f, "ce_copies"), 1);
 	assert_int_equal(stat(f, "ce_bytes"), 0x2000);
+	assert_int_equal(stat(f, "ce_large_n"), 0);	/* under 1 MiB */
 
 	/* several lines in one copy, the same channel, no second mirror */
 	submit(f, lines, VGSP_ARRAY_SIZE(lines));
@@ -855,6 +856,12 @@ static void test_physical_copy_and_fill(void **state)
 		M4(0x418, 2), 0x100, 1,
 		M4(0x300, 1), LD_FILL | (1U << 13),
 	};
+	const u32 big[] = {
+		M4(0x260, 2), 0, 0,			/* FB to FB */
+		M4(0x400, 4), 0, 0x700000, 0, 0x900000,
+		M4(0x418, 2), 1 << 20, 1,
+		M4(0x300, 1), LD_COPY | LD_PHYS,
+	};
 	const u32 outside[] = {
 		M4(0x264, 1), 1,
 		M4(0x400, 4), 0, 0x500000, 0, 0x7000000,
@@ -870,6 +877,7 @@ static void test_physical_copy_and_fill(void **state)
 	vgsp_dev_lock(f->dev);
 	for (i = 0; i < 0x1000; i += 4)
 		put(f, 0x500000 + i, 0x3c000000 | i, 4);
+	put(f, 0x7ffffc, 0x5a5a5a5a, 4);
 	vgsp_dev_unlock(f->dev);
 	/* the filled page holds a table a mirror walked */
 	assert_int_equal(vgsp_pt_watch(f->dev, 0x600000, 0x1000), 0);
@@ -891,9 +899,16 @@ static void test_physical_copy_and_fill(void **state)
 	assert_int_equal(np, 1);
 	assert_int_equal(pages[0], 0x600);
 
+	/* 1 MiB and more: the GPU's own bandwidth is accounted apart */
+	submit(f, big, VGSP_ARRAY_SIZE(big));
+	assert_false(chan_stopped(f));
+	assert_int_equal(fb_rd(f, 0x9ffffc), 0x5a5a5a5a);
+	assert_int_equal(stat(f, "ce_large_n"), 1);
+	assert_int_equal(stat(f, "ce_large_bytes"), 1 << 20);
+
 	submit(f, outside, VGSP_ARRAY_SIZE(outside));
 	assert_true(chan_stopped(f));
-	assert_int_equal(fake_rm.copies, 1);
+	assert_int_equal(fake_rm.copies, 2);	/* the 1 MiB one */
 	assert_int_equal(stat(f, "ce_cpu_unmirrored"), 1);
 }
 

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <errno.h>
 #include <pthread.h>
+#include <time.h>
 #include <fcntl.h>
 #include <unistd.h>
 #include <sys/mman.h>
@@ -163,6 +164,7 @@ static void test_remove_all_cb(void **st)
  * unmapped one (this would crash) and never sees torn window state.
  */
 static int stop_hammer;	/* __atomic: TSan-clean flag */
+static uint64_t hammered;	/* __atomic: accesses so far */
 static void *hammer(void *arg)
 {
 	uint64_t ok = 0, fault = 0;
@@ -173,6 +175,7 @@ static void *hammer(void *arg)
 			ok++;
 		else
 			fault++;
+		__atomic_add_fetch(&hammered, 1, __ATOMIC_RELAXED);
 	}
 	*(uint64_t *)arg = ok + fault;
 	return NULL;
@@ -188,7 +191,15 @@ static void test_concurrent_unmap(void **st)
 
 	vfu_dma_init(&d);
 	__atomic_store_n(&stop_hammer, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&hammered, 0, __ATOMIC_RELAXED);
 	assert_int_equal(pthread_create(&t, NULL, hammer, &accesses), 0);
+	/* on a loaded machine the thread may start late: the unmaps must
+	 * race with it, so wait (at most 10 s) until it is reading */
+	for (i = 0; i < 10000 && !__atomic_load_n(&hammered, __ATOMIC_RELAXED); i++) {
+		struct timespec ms = { 0, 1000000 };
+
+		nanosleep(&ms, NULL);
+	}
 	for (i = 0; i < 2000; i++) {
 		assert_int_equal(vfu_dma_add(&d, &m, dup(fd)), 0);
 		assert_int_equal(vfu_dma_remove(&d, m.iova, m.size), 0);
