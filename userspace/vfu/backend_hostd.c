@@ -257,15 +257,6 @@ struct mirror *vfu_hostd_mirror_get(struct vfu_hostd *h,
 	return free_m;
 }
 
-void vfu_hostd_mirror_put(struct vfu_hostd *h, struct mirror *m)
-{
-	if (!m || --m->users)
-		return;
-	hd_vas_destroy(&h->d, &m->v);
-	ptm_free(&m->pm);
-	memset(m, 0, sizeof(*m));
-}
-
 /* A mirror made for one call that found no user is not kept. */
 void vfu_hostd_mirror_drop_unused(struct vfu_hostd *h, struct mirror *m)
 {
@@ -274,6 +265,12 @@ void vfu_hostd_mirror_drop_unused(struct vfu_hostd *h, struct mirror *m)
 	hd_vas_destroy(&h->d, &m->v);
 	ptm_free(&m->pm);
 	memset(m, 0, sizeof(*m));
+}
+
+void vfu_hostd_mirror_put(struct vfu_hostd *h, struct mirror *m)
+{
+	if (m && !--m->users)
+		vfu_hostd_mirror_drop_unused(h, m);
 }
 
 static struct mirror *mirror_find(struct vfu_hostd *h, const struct vgsp_vm *vm)

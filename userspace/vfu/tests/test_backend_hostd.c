@@ -687,6 +687,26 @@ static u32 ram_rd(struct fx *f, u64 off)
 	return vgsp_get32(f->fe.mem, off);
 }
 
+/* FB [pa, pa + len) holds tag | offset in each dword. */
+static void put_pattern(struct fx *f, u64 pa, u32 len, u32 tag)
+{
+	u32 i;
+
+	vgsp_dev_lock(f->dev);
+	for (i = 0; i < len; i += 4)
+		put(f, pa + i, tag | i, 4);
+	vgsp_dev_unlock(f->dev);
+}
+
+/* The client's RAM at @off holds what put_pattern() wrote. */
+static void assert_ram_pattern(struct fx *f, u64 off, u32 len, u32 tag)
+{
+	u32 i;
+
+	for (i = 0; i < len; i += 4)
+		assert_int_equal(ram_rd(f, off + i), tag | i);
+}
+
 static void test_copy_runs_on_the_gpu(void **state)
 {
 	struct fx *f = *state;
@@ -704,12 +724,8 @@ static void test_copy_runs_on_the_gpu(void **state)
 	u32 i;
 
 	make_channel(f);
-	vgsp_dev_lock(f->dev);
-	for (i = 0; i < 0x2000; i += 4)
-		put(f, VA_PA + 0x100000 + i, 0xa5000000 | i, 4);
-	for (i = 0; i < 0x1000; i += 4)
-		put(f, VA_PA + 0x180000 + i, 0x5a000000 | i, 4);
-	vgsp_dev_unlock(f->dev);
+	put_pattern(f, VA_PA + 0x100000, 0x2000, 0xa5000000);
+	put_pattern(f, VA_PA + 0x180000, 0x1000, 0x5a000000);
 	submit(f, pb, VGSP_ARRAY_SIZE(pb));
 	assert_false(chan_stopped(f));
 	assert_int_equal(fake_rm.copies, 1);
@@ -717,8 +733,7 @@ static void test_copy_runs_on_the_gpu(void **state)
 	assert_int_equal(fake_rm.last_copy.src, 0x100000);
 	assert_int_equal(fake_rm.last_copy.dst, 0x200000);
 	assert_int_equal(fake_rm.last_copy.line_bytes, 0x2000);
-	for (i = 0; i < 0x2000; i += 4)
-		assert_int_equal(ram_rd(f, i), 0xa5000000 | i);
+	assert_ram_pattern(f, 0, 0x2000, 0xa5000000);
 	assert_int_equal(stat(f, "ce_cpu_fill"), 0);
 	assert_int_equal(stat(f, "ce_copies"), 1);
 	assert_int_equal(stat(f, "ce_bytes"), 0x2000);
@@ -868,24 +883,19 @@ static void test_physical_copy_and_fill(void **state)
 		M4(0x418, 2), 0x100, 1,
 		M4(0x300, 1), LD_COPY | LD_PHYS,
 	};
-	u32 i;
 
 	u64 pages[8], seq0, seq;
 	u32 np;
 
 	make_channel_on(f, ENGINE_COPY0);
-	vgsp_dev_lock(f->dev);
-	for (i = 0; i < 0x1000; i += 4)
-		put(f, 0x500000 + i, 0x3c000000 | i, 4);
-	put(f, 0x7ffffc, 0x5a5a5a5a, 4);
-	vgsp_dev_unlock(f->dev);
+	put_pattern(f, 0x500000, 0x1000, 0x3c000000);
+	put_pattern(f, 0x7ffffc, 4, 0x5a5a5a5a);
 	/* the filled page holds a table a mirror walked */
 	assert_int_equal(vgsp_pt_watch(f->dev, 0x600000, 0x1000), 0);
 	assert_int_equal(vgsp_pt_log_since(f->dev, 0, pages, 8, &np, &seq0), 0);
 	submit(f, pb, VGSP_ARRAY_SIZE(pb));
 	assert_false(chan_stopped(f));
-	for (i = 0; i < 0x1000; i += 4)
-		assert_int_equal(ram_rd(f, 0x2000 + i), 0x3c000000 | i);
+	assert_ram_pattern(f, 0x2000, 0x1000, 0x3c000000);
 	assert_int_equal(fb_rd(f, 0x600000), 0xabcd1234);
 	assert_int_equal(fb_rd(f, 0x6003fc), 0xabcd1234);
 	assert_int_equal(fb_rd(f, 0x600400), 0);
@@ -922,19 +932,14 @@ static void test_copy_without_channel(void **state)
 		M4(0x418, 2), 0x40, 1,
 		M4(0x300, 1), LD_COPY,
 	};
-	u32 i;
 
 	make_channel(f);
-	vgsp_dev_lock(f->dev);
-	for (i = 0; i < 0x40; i += 4)
-		put(f, VA_PA + 0x100000 + i, 0xc3000000 | i, 4);
-	vgsp_dev_unlock(f->dev);
+	put_pattern(f, VA_PA + 0x100000, 0x40, 0xc3000000);
 	fake_rm.ce_open_fails = 1000;
 	submit(f, pb, VGSP_ARRAY_SIZE(pb));
 	assert_false(chan_stopped(f));
 	assert_int_equal(fake_rm.copies, 0);
-	for (i = 0; i < 0x40; i += 4)
-		assert_int_equal(ram_rd(f, i), 0xc3000000 | i);
+	assert_ram_pattern(f, 0, 0x40, 0xc3000000);
 	assert_int_equal(stat(f, "ce_cpu_no_channel"), 1);
 	assert_int_equal(stat(f, "ce_open_errors"), 1);
 }
@@ -956,7 +961,6 @@ static void test_fb_in_vidmem(void **state)
 		M4(0x418, 2), 0x1000, 1,
 		M4(0x300, 1), LD_COPY,
 	};
-	u32 i;
 
 	/* the fixture's instance goes; one with its FB in "vidmem" comes */
 	vgsp_dev_destroy(f->dev);
@@ -984,15 +988,11 @@ static void test_fb_in_vidmem(void **state)
 	assert_int_equal(fake_rm.runs[0].hmem, fake_rm.mem[0].h);
 	assert_int_equal(fake_rm.runs[0].off, VA_PA);
 
-	vgsp_dev_lock(f->dev);
-	for (i = 0; i < 0x1000; i += 4)
-		put(f, VA_PA + 0x100000 + i, 0x7e000000 | i, 4);
-	vgsp_dev_unlock(f->dev);
+	put_pattern(f, VA_PA + 0x100000, 0x1000, 0x7e000000);
 	submit(f, cp, VGSP_ARRAY_SIZE(cp));
 	assert_false(chan_stopped(f));
 	assert_int_equal(fake_rm.copies, 1);
-	for (i = 0; i < 0x1000; i += 4)
-		assert_int_equal(ram_rd(f, i), 0x7e000000 | i);
+	assert_ram_pattern(f, 0, 0x1000, 0x7e000000);
 }
 
 static void test_refused_gpu_means_no_instance(void **state)
