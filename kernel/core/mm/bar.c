@@ -48,13 +48,12 @@ int vgsp_bar_access(struct vgsp_dev *dev, enum vgsp_bar_view view, u64 va,
 		    void *buf, u32 len, bool write)
 {
 	struct vgsp_mm *mm = dev->mm;
-	struct vgsp_vm vm;
+	struct vgsp_vm vm = { .target = VGSP_MEM_VID };
 	u8 *p = buf;
 
 	if (view >= VGSP_VIEW_COUNT || !mm->bar_active[view])
 		return -ENOENT;
 	vm.pdb = mm->bar_pdb[view];
-	vm.target = VGSP_MEM_VID;
 	while (len) {
 		struct vgsp_xlate x;
 		u32 n;
