@@ -168,7 +168,7 @@ static vm_fault_t bar1_fault(struct vm_fault *vmf)
  */
 static vm_fault_t bar1_pfn_mkwrite(struct vm_fault *vmf)
 {
-	zap_vma_ptes(vmf->vma, vmf->address & PAGE_MASK, PAGE_SIZE);
+	vgsp_zap_pfn_range(vmf->vma, vmf->address & PAGE_MASK, PAGE_SIZE);
 	return VM_FAULT_NOPAGE;
 }
 

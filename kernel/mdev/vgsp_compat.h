@@ -88,4 +88,15 @@ static inline void vgsp_vm_flags_set(struct vm_area_struct *vma,
 #endif
 }
 
+/* 7.1 renamed zap_vma_ptes() (a VM_PFNMAP range's PTEs) to zap_special_vma_range(). */
+static inline void vgsp_zap_pfn_range(struct vm_area_struct *vma,
+				      unsigned long address, unsigned long size)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(7, 1, 0)
+	zap_special_vma_range(vma, address, size);
+#else
+	zap_vma_ptes(vma, address, size);
+#endif
+}
+
 #endif /* VGSP_COMPAT_H */
