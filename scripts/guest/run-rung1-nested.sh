@@ -10,6 +10,7 @@
 # usage: scripts/guest/run-rung1-nested.sh [--timeout S] [--head] [--mem MIB]
 #                                          [--qemu PATH-ON-HOST]
 #                                          [--rung2 [--cudacheck-args "ARGS"]]
+#                                          [--two]
 # --rung2: the inner guest runs rung 2 (nvidia-uvm, cudacheck with ARGS; the
 #          sim backend's SM work may be refused cleanly); the last line says
 #          "RUNG 2 kernel ...".
@@ -21,6 +22,9 @@
 #          "0 passed, 1 failed", and the last line, for the ladder:
 #          "RUNG 1 kernel <guest driver version> PASS|FAIL: <evidence>";
 #          exit 0 only on PASS.
+# --two: two vgsp.ko instances and two inner guests at once (issue 12 §4):
+#          innerA.txt/innerB.txt, one RUNG line per guest ("guest A: RUNG
+#          ..."), PASS only when both pass with their own instance's UUID.
 set -eu
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 . "$ROOT/scripts/lib/common.sh"
@@ -28,7 +32,7 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 . "$ROOT/scripts/lib/kernel.sh"
 . "$ROOT/scripts/lib/module.sh"
 . "$ROOT/scripts/lib/vm.sh"
-TMO=2700 MEM=1536 IQEMU=/usr/bin/qemu-system-x86_64 RUNG=1 CCARGS=""
+TMO=2700 MEM=1536 IQEMU=/usr/bin/qemu-system-x86_64 RUNG=1 CCARGS="" TWO=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--timeout) TMO=$2; shift 2 ;;
@@ -37,6 +41,7 @@ while [ $# -gt 0 ]; do
 	--head) VGSP_FROM_HEAD=1; shift ;;
 	--rung2) RUNG=2; shift ;;
 	--cudacheck-args) CCARGS=$2; shift 2 ;;
+	--two) TWO=1; shift ;;
 	*) echo "run-rung1-nested: unknown argument $1" >&2; exit 2 ;;
 	esac
 done
@@ -74,9 +79,12 @@ APPEND="$APPEND rung1.qemu=$IQEMU rung1.tmo=$((TMO - 300)) rung1.mem=$MEM"
 [ -z "$CCARGS" ] || APPEND="$APPEND rung1.ccargs=$(echo "$CCARGS" | tr ' ' ',')"
 # RUNG1_VGSP_ARGS="bar1_mmap=1": vgsp.ko's parameters in the outer VM (A/B runs)
 [ -z "${RUNG1_VGSP_ARGS:-}" ] || APPEND="$APPEND rig.vgsp=$(echo "$RUNG1_VGSP_ARGS" | tr ' ' ',')"
+# two inner guests: their RAM and TCG code caches twice
+OMEM=3G
+[ "$TWO" = 0 ] || { APPEND="$APPEND rung1.two=1"; OMEM=5G; }
 cat > "$RUN/cmd.txt" <<EOC
 date: $(date -u +%FT%TZ)
-outer: qemu-system-x86_64 ($(qemu-system-x86_64 --version | head -n 1)) kernel $KREL -m 3G, timeout ${TMO}s
+outer: qemu-system-x86_64 ($(qemu-system-x86_64 --version | head -n 1)) kernel $KREL -m $OMEM, timeout ${TMO}s
 vgsp.ko: $MODKO (core $CORE)
 inner qemu: $IQEMU (chroot of the host share), -m $MEM, vfio-pci,sysfsdev= h100-10g
 guest kernel: $GKERNEL
@@ -88,7 +96,7 @@ t=$(now)
 rc=0
 # The rig's VM (vm_boot) with more RAM: the inner QEMU holds the guest's
 # RAM (1.5 GiB) plus its TCG code cache.
-timeout "$TMO" qemu-system-x86_64 -accel tcg,thread=single -m 3G -smp 2 -no-reboot -display none \
+timeout "$TMO" qemu-system-x86_64 -accel tcg,thread=single -m "$OMEM" -smp 2 -no-reboot -display none \
 	-device isa-debug-exit,iobase=0xf4,iosize=0x04 \
 	-virtfs local,path=/,mount_tag=host,security_model=none,readonly=on,multidevs=remap \
 	-kernel "$KIMG" -initrd "$INITRD" -append "$APPEND" \
@@ -101,6 +109,36 @@ tr -d '\r' < "$RUN/console.log" | sed 's/\x1b\[[0-9;?]*[A-Za-z]//g; s/\x1bc//g' 
 sed -i "s|$ROOT/||g" "$RUN/cmd.txt" "$RUN/console.txt"
 # Inner lines are "inner| <outer uptime>| text" (older case: "inner| text").
 sed -n 's/^inner| \([0-9.]*| \)\{0,1\}//p' "$RUN/console.txt" > "$RUN/inner.txt"
+if [ "$TWO" = 1 ]; then
+	np=0 nf=0 lines=
+	for g in A B; do
+		sed -n "s/^inner$g| [0-9.]*| //p" "$RUN/console.txt" > "$RUN/inner$g.txt"
+		v=$(grep -a 'VERDICT' "$RUN/inner$g.txt" | tail -n 1 | sed 's/.*VERDICT //')
+		[ -n "$v" ] || v="FAIL: no inner VERDICT line (outer qemu rc=$rc)"
+		grep -q "^PASS rung1.nested.two.$g\$" "$RUN/console.txt" || v="FAIL: ${v#PASS: }"
+		case $v in PASS*) np=$((np + 1)) ;; *) nf=$((nf + 1)) ;; esac
+		lines="${lines}guest $g: RUNG $RUNG kernel ${NV_VER:-535.261.03} $v
+"
+	done
+	{
+		echo "rung1-nested --two run $(basename "$RUN")"
+		cat "$RUN/cmd.txt"
+		echo "times: kernel+module+initramfs ${t_build}s outer-total ${t_outer}s all $(($(now) - t_all))s; outer qemu rc=$rc"
+		echo "--- outer rig lines"
+		grep -a -E '^(== |rung1n: |PASS |FAIL |SKIP |[0-9]+ passed)' "$RUN/console.txt" || true
+		for g in A B; do
+			echo "--- guest $g: rung lines"
+			grep -a -E 'rung[12]:|^GPU [0-9]+:' "$RUN/inner$g.txt" | grep -v 'kernel log' || true
+		done
+		printf '%s' "$lines"
+	} > "$RUN/summary.txt"
+	cat "$RUN/summary.txt"
+	echo "run-rung1-nested: results in $RUN"
+	echo "$np passed, $nf failed"
+	printf '%s' "$lines"
+	[ "$nf" = 0 ]
+	exit
+fi
 sed -n 's/^view| //p' "$RUN/console.txt" > "$RUN/views.txt"
 verdict=$(grep -a 'VERDICT' "$RUN/inner.txt" | tail -n 1 | sed 's/.*VERDICT //')
 [ -n "$verdict" ] || verdict="FAIL: no inner VERDICT line (outer qemu rc=$rc)"
