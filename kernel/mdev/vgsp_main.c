@@ -47,13 +47,13 @@ MODULE_PARM_DESC(bar3_mmap,
 
 /*
  * BAR1 mapped by the user, page by page through CPU-RM's BAR1 tables
- * (core/mm/bar1_map.h): opt-in until the stock guest's rung 2 passes
- * through vgsp.ko with it.
+ * (core/mm/bar1_map.h): on since the stock guest's rung 2 passed through
+ * vgsp.ko with it (results/20261203T1616Z-bar1-mmap/).
  */
-bool vgsp_bar1_mmap;
+bool vgsp_bar1_mmap = true;
 module_param_named(bar1_mmap, vgsp_bar1_mmap, bool, 0444);
 MODULE_PARM_DESC(bar1_mmap,
-		 "BAR1 mappable by the user, faulted page by page (default 0: every BAR1 access traps)");
+		 "BAR1 mappable by the user, faulted page by page (default 1; 0: every BAR1 access traps)");
 
 /* The RPC fast path's budget (core/gsp/gsp.h); also writable at run time. */
 static int rpc_inline_set(const char *val, const struct kernel_param *kp)

@@ -1,16 +1,18 @@
 #!/bin/sh
-# bar1_mmap=1: BAR1 is mappable, faulted page by page (REGION_INFO MMAP,
-# coherence with trapped accesses, the dummy page, reset; with the GSP
+# bar1_mmap (default 1): BAR1 is mappable, faulted page by page (REGION_INFO
+# MMAP, coherence with trapped accesses, the dummy page, reset; with the GSP
 # booted: a PTE change + invalidate moves the mapping, the doorbell page);
-# the default load is not.
+# bar1_mmap=0 is not.
 . /lib/rig.sh
 
-u=$(mk h100-10g) || { fail bar1map.default.create "create failed"; exit 0; }
+eq bar1map.default_param "$(cat $PARAMS/bar1_mmap)" Y
+vgsp_unload
+vgsp_load bar1_mmap=0
+u=$(mk h100-10g) || { fail bar1map.off.create "create failed"; exit 0; }
 vgsp-vfiotest smoke "$u" > /tmp/smoke.out 2>&1
-check bar1map.default_off "BAR1 advertises MMAP without bar1_mmap=1" \
+check bar1map.off "BAR1 advertises MMAP with bar1_mmap=0" \
 	sh -c "! grep -q 'BAR1 .*MMAP' /tmp/smoke.out"
 rm_inst "$u"
-eq bar1map.default_param "$(cat $PARAMS/bar1_mmap)" N
 
 vgsp_unload
 if ! vgsp_load bar1_mmap=1; then

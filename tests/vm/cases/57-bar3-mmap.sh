@@ -6,12 +6,12 @@
 u=$(mk h100-10g) || { fail mmap.default.create "create failed"; exit 0; }
 vgsp-vfiotest smoke "$u" > /tmp/smoke.out 2>&1
 check mmap.default_off "BAR3 advertises MMAP without bar3_mmap=1" \
-	sh -c "! grep -q MMAP /tmp/smoke.out"
+	sh -c "! grep -q 'BAR3 .*MMAP' /tmp/smoke.out"
 rm_inst "$u"
 eq mmap.default_param "$(cat $PARAMS/bar3_mmap)" N
 
 vgsp_unload
-if ! vgsp_load bar3_mmap=1; then
+if ! vgsp_load bar3_mmap=1 bar1_mmap=0; then	# BAR1 trapped: checked below
 	fail mmap.load "insmod bar3_mmap=1 refused"
 	vgsp_load
 	exit 0
