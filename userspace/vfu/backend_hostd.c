@@ -606,14 +606,18 @@ void vfu_hostd_dma_removed(void *arg, uint64_t iova, uint64_t size)
 
 	pthread_mutex_lock(&h->mu);
 	for (i = 0; i < h->nwin; i++) {
+		struct hd_backing gone;
+
 		if (h->win[i].iova != iova || h->win[i].size != size)
 			continue;
-		hd_backing_unregister(&h->d, &h->win[i].b);
+		gone = h->win[i].b;
 		h->win[i] = h->win[--h->nwin];
+		/* the physical space stops mapping it before it is freed */
+		vfu_hostd_phys_window_gone(h);
+		hd_backing_unregister(&h->d, &gone);
 		/* mirrors named it: map again from the guest's tables */
 		for (j = 0; j < MAX_VAS; j++)
 			h->mir[j].synced = false;
-		vfu_hostd_phys_stale(h);
 		break;
 	}
 	pthread_mutex_unlock(&h->mu);

@@ -130,8 +130,11 @@ void vfu_hostd_boost_once(struct vfu_hostd *h);
 /* hostd_copy.c */
 int vfu_hostd_ce_xfer(struct vgsp_dev *dev, struct vgsp_ce_xfer *x);
 void vfu_hostd_ce_close(struct vfu_hostd *h, struct mirror *m);
-/* windows changed: the physical space maps them again at its next use */
+/* a window came: the physical space maps it at its next use */
 void vfu_hostd_phys_stale(struct vfu_hostd *h);
+/* a window left h->win: unmapped from the physical space now, before
+ * its memory is unregistered (later if that fails: stale) */
+void vfu_hostd_phys_window_gone(struct vfu_hostd *h);
 void vfu_hostd_phys_close(struct vfu_hostd *h);
 void vfu_hostd_ce_show(struct vfu_hostd *h, FILE *f);
 

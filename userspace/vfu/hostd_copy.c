@@ -99,6 +99,15 @@ void vfu_hostd_phys_stale(struct vfu_hostd *h)
 	h->ps.stale = true;
 }
 
+static int phys_sync(struct vfu_hostd *h);
+
+void vfu_hostd_phys_window_gone(struct vfu_hostd *h)
+{
+	h->ps.stale = true;
+	if (h->ps.made)
+		phys_sync(h);
+}
+
 void vfu_hostd_phys_close(struct vfu_hostd *h)
 {
 	struct phys_space *ps = &h->ps;

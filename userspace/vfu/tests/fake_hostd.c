@@ -123,7 +123,12 @@ int hd_vas_sync(struct hd_dev *d, struct hd_vas *v, const struct hd_run *runs,
 	memcpy(v->runs, runs, n * sizeof(*runs));
 	v->nruns = n;
 	if (n && runs[0].va >= (1ULL << 52)) {
+		size_t i;
+
 		fake_rm.phys_syncs++;	/* the physical space */
+		fake_rm.phys_sys_runs = 0;
+		for (i = 0; i < n; i++)
+			fake_rm.phys_sys_runs += runs[i].va >= (1ULL << 53);
 		return 0;
 	}
 	fake_rm.syncs++;

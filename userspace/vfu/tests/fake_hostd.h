@@ -28,6 +28,7 @@ struct fake_rm {
 	size_t nmthd, nmthd_total;
 	/* copy channels and copies, done on the registered memory */
 	unsigned int ce_opens, ce_closes, copies, fills, phys_syncs, boosts;
+	unsigned int phys_sys_runs;	/* windows in the last physical sync */
 	struct { uint32_t chan; struct hd_vas *v; } chv[FAKE_RM_CHV];
 	unsigned int ce_engine;		/* the last copy channel's engine */
 	struct hd_copy last_copy;

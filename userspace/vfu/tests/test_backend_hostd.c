@@ -916,6 +916,14 @@ static void test_physical_copy_and_fill(void **state)
 	assert_int_equal(stat(f, "ce_large_n"), 1);
 	assert_int_equal(stat(f, "ce_large_bytes"), 1 << 20);
 
+	/* the window goes: the physical space unmaps it at once */
+	assert_int_equal(fake_rm.phys_sys_runs, 1);
+	vfu_hostd_dma_removed(f->h, RAM_IOVA, RAM_SIZE);
+	assert_int_equal(fake_rm.phys_syncs, 2);
+	assert_int_equal(fake_rm.phys_sys_runs, 0);	/* FB chunks only */
+	assert_int_equal(vfu_hostd_dma_added(f->h, RAM_IOVA, RAM_SIZE,
+					     f->fe.mem), 0);
+
 	submit(f, outside, VGSP_ARRAY_SIZE(outside));
 	assert_true(chan_stopped(f));
 	assert_int_equal(fake_rm.copies, 2);	/* the 1 MiB one */
