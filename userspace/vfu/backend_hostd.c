@@ -160,8 +160,8 @@ static int table(void *ctx, enum vgsp_mem_target t, u64 pa, u32 len, u64 va,
  * memory, which the core cannot watch) are walked again; a first sync, a
  * window change, an overrun log or FB mapped into the guest walk it all.
  */
-int vfu_hostd_resync(struct vfu_hostd *h, struct vgsp_dev *dev,
-		     struct mirror *m, uint64_t gen)
+static int resync(struct vfu_hostd *h, struct vgsp_dev *dev,
+		  struct mirror *m, uint64_t gen)
 {
 	struct run_buf rb = { .h = h, .dev = dev };
 	struct ptm_range all = { 0, VGSP_MMU_VA_END }, *r = &all, *dirty = NULL;
@@ -229,6 +229,14 @@ out:
 	if (ret)
 		h->resync_errors++;
 	return ret;
+}
+
+int vfu_hostd_mirror_current(struct vfu_hostd *h, struct vgsp_dev *dev,
+			     struct mirror *m, uint64_t gen)
+{
+	if (m->synced && m->gen == gen)
+		return 0;
+	return resync(h, dev, m, gen);
 }
 
 struct mirror *vfu_hostd_mirror_get(struct vfu_hostd *h,
@@ -477,11 +485,9 @@ static int hostd_gr_launch(struct vgsp_dev *dev, struct vgsp_chan *ch,
 	ret = -EIO;
 	if (!mir)
 		goto out;
-	if (!mir->synced || mir->gen != gen) {
-		ret = vfu_hostd_resync(h, dev, mir, gen);
-		if (ret)
-			goto out;
-	}
+	ret = vfu_hostd_mirror_current(h, dev, mir, gen);
+	if (ret)
+		goto out;
 	ret = -EIO;
 	f = fwd_get(h, ch, mir);
 	if (!f) {

@@ -118,8 +118,10 @@ struct vfu_hostd {
 
 /* backend_hostd.c */
 uint64_t vfu_hostd_now_ns(void);
-int vfu_hostd_resync(struct vfu_hostd *h, struct vgsp_dev *dev,
-		     struct mirror *m, uint64_t gen);
+/* 0 when @m maps what the guest's tables map as of pt_gen @gen (a
+ * resync of what changed if it did not yet), else -errno */
+int vfu_hostd_mirror_current(struct vfu_hostd *h, struct vgsp_dev *dev,
+			     struct mirror *m, uint64_t gen);
 struct mirror *vfu_hostd_mirror_get(struct vfu_hostd *h,
 				    const struct vgsp_vm *vm);
 void vfu_hostd_mirror_put(struct vfu_hostd *h, struct mirror *m);

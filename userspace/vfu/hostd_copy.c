@@ -99,15 +99,6 @@ void vfu_hostd_phys_stale(struct vfu_hostd *h)
 	h->ps.stale = true;
 }
 
-static int phys_sync(struct vfu_hostd *h);
-
-void vfu_hostd_phys_window_gone(struct vfu_hostd *h)
-{
-	h->ps.stale = true;
-	if (h->ps.made)
-		phys_sync(h);
-}
-
 void vfu_hostd_phys_close(struct vfu_hostd *h)
 {
 	struct phys_space *ps = &h->ps;
@@ -174,6 +165,13 @@ static int phys_sync(struct vfu_hostd *h)
 	ps->nruns = n;
 	ps->stale = false;
 	return 0;
+}
+
+void vfu_hostd_phys_window_gone(struct vfu_hostd *h)
+{
+	h->ps.stale = true;
+	if (h->ps.made)
+		phys_sync(h);
 }
 
 /*
@@ -379,8 +377,7 @@ static struct hd_fwd_chan *place(struct vgsp_dev *dev, struct vfu_hostd *h,
 	*why = CE_CPU_SYNC;
 	if (!m)
 		return NULL;
-	if ((!m->synced || m->gen != gen) &&
-	    vfu_hostd_resync(h, dev, m, gen))
+	if (vfu_hostd_mirror_current(h, dev, m, gen))
 		goto drop;
 	*why = CE_CPU_UNMIRRORED;
 	if (!ptm_covers(&m->pm, cp->dst, dst_span, true) ||
