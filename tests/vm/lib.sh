@@ -64,3 +64,33 @@ host_chroot_ready() {
 		mount -t debugfs debugfs /host/sys/kernel/debug 2>/dev/null
 	return 0
 }
+
+# Kernel memory and log baselines for the cases that must give everything
+# back (56, 58): kmalloc objects in use (KiB, after dropping caches),
+# VmallocUsed (KiB), and the count of warning lines in dmesg.
+kmalloc_kib() {
+	sync
+	echo 3 > /proc/sys/vm/drop_caches
+	awk 'NR > 2 && $1 ~ /^kmalloc-(cg-)?[0-9]+k?$/ { t += $2 * $4 } END { print int(t / 1024) }' /proc/slabinfo
+}
+vmalloc_kib() { awk '$1 == "VmallocUsed:" { print $2 }' /proc/meminfo; }
+bad_dmesg() { dmesg | grep -cE 'WARNING:|BUG:|Oops|general protection|Call Trace|KFENCE|list_(add|del) corruption|refcount_t:'; }
+
+# nothing_left PREFIX K0 M0 W0 [NOTE]: kmalloc within 256 KiB and
+# VmallocUsed within 1 MiB of K0/M0, and no new dmesg warning since W0;
+# NOTE (e.g. a seed) goes into each failure message.
+nothing_left() {
+	_p=$1 _k0=$2 _m0=$3 _w0=$4 _note=${5:+"; $5"}
+	_k1=$(kmalloc_kib) _m1=$(vmalloc_kib)
+	echo "  kmalloc objects in use $_k0 -> $_k1 KiB, VmallocUsed $_m0 -> $_m1 KiB"
+	check "$_p.kmalloc_back" "kmalloc objects in use grew by $((_k1 - _k0)) KiB (bound 256$_note)" \
+		test $((_k1 - _k0)) -le 256
+	check "$_p.vmalloc_back" "VmallocUsed grew by $((_m1 - _m0)) KiB (bound 1024$_note)" \
+		test $((_m1 - _m0)) -le 1024
+	_w1=$(bad_dmesg)
+	if [ "$_w1" = "$_w0" ]; then
+		pass "$_p.dmesg_clean"
+	else
+		fail "$_p.dmesg_clean" "$((_w1 - _w0)) new lines$_note: $(dmesg | grep -m1 -E 'WARNING:|BUG:|Oops|general protection|KFENCE')"
+	fi
+}

@@ -70,11 +70,6 @@ fi
 # KiB of kmalloc objects in use (after dropping the dentry/inode caches): a
 # removed instance must give back its struct vgsp_mdev (on 6.1 the driver's
 # release op frees it: ~2 KiB a cycle leaked before that, 200 KiB per 100).
-kmalloc_kib() {
-	sync
-	echo 3 > /proc/sys/vm/drop_caches
-	awk 'NR > 2 && $1 ~ /^kmalloc-(cg-)?[0-9]+k?$/ { t += $2 * $4 } END { print int(t / 1024) }' /proc/slabinfo
-}
 vgsp-vfiotest cycle vgsp-h100-10g 1 >/dev/null
 k0=$(kmalloc_kib)
 t0=$(date +%s)
