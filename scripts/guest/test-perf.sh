@@ -256,5 +256,25 @@ check "clock-phases: a phase without samples says n=0" grep -qx 'copy: n=0 windo
 check "clock-phases: unreadable samples counted, not used" grep -qx '1 trace lines without a clock value (left out)' "$T/mid.out"
 check "clock-phases: usage" sh -c "sh '$ROOT/scripts/h200/clock-phases.sh' 2>&1; [ \$? = 2 ]"
 
+# --- tools/vgsp-trace-stats: the stages of a vgsp-vfu trace (VGSP_TRACE=FILE) ----------------
+TS=$ROOT/tools/vgsp-trace-stats
+printf '%s\n' "10.000000 vgsp_doorbell: dev=U queue=gsp token=0x0" \
+	"10.000010 vgsp_rpc_begin: dev=U fn=76 GSP_RM_CONTROL bytes=100" \
+	"10.000013 vgsp_rpc_end: dev=U fn=76 GSP_RM_CONTROL status=0x0 reply=100 cmd=0x1" \
+	"11.000000 vgsp_doorbell: dev=U queue=channel token=0x10005" \
+	"11.000050 vgsp_work_done: dev=U chid=5 get=1 latency_ns=50000" \
+	"11.004450 vgsp_doorbell: dev=U queue=channel token=0x10005" \
+	"11.013150 vgsp_work_done: dev=U chid=5 get=2 latency_ns=8700000" \
+	"11.013200 vgsp_doorbell: dev=V queue=channel token=0x1a" \
+	"11.013300 vgsp_work_done: dev=V chid=26 get=2 latency_ns=100000" > "$T/tr"
+sh "$TS" -L 1000 "$T/tr" > "$T/ts.out" 2>&1
+check "trace-stats: rpc wake and handler" sh -c "grep -Eq '^rpc wake +1 +10.0 +10.0' '$T/ts.out' && grep -Eq '^rpc GSP_RM_CONTROL +1 +3.0 +3.0' '$T/ts.out'"
+check "trace-stats: work p50 over three submissions" grep -Eq '^work +3 +100.0 +100.0' "$T/ts.out"
+check "trace-stats: idle = a channel idle -> its next doorbell" grep -Eq '^idle +1 +4400.0 +4400.0' "$T/ts.out"
+check "trace-stats: -L keeps the long submission and the idle before it" sh -c \
+	"grep -Eq '^work >= 1000 +1 +8700.0' '$T/ts.out' && grep -Eq '^idle before work >= 1000 +1 +4400.0' '$T/ts.out'"
+check "trace-stats: -d keeps one instance" sh -c "sh '$TS' -d V '$T/tr' | grep -Eq '^work +1 +100.0'"
+rc_is "trace-stats: -L needs a number" 2 sh "$TS" -L x "$T/tr"
+
 echo "$P passed, $F failed"
 [ "$F" = 0 ]
