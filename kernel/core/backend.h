@@ -117,4 +117,11 @@ struct vgsp_gr_rec {
 
 extern const struct vgsp_backend_ops vgsp_backend_sim;
 
+/*
+ * The release semaphores of the 256-byte QMD @q on @ch: all an empty-grid
+ * launch does (vgsp_hr_qmd_empty). 0, -EFAULT or -EOPNOTSUPP (reduction).
+ */
+int vgsp_qmd_releases(struct vgsp_dev *dev, struct vgsp_chan *ch,
+		      const u8 *q);
+
 #endif /* VGSP_BACKEND_H */

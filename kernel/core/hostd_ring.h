@@ -21,9 +21,12 @@
  *
  * Guest memory travels as IOVA lists: each copy or fill names its source
  * and destination extents ({target, address, length}: FB physical or
- * guest-system IOVA). The CPU executor works on the bytes the kernel
- * stages in the data area (source half, destination half), since only the
- * kernel can reach the VMM's memory; a GPU hostd maps the extents instead.
+ * guest-system IOVA). By default the kernel stages an extent's bytes in
+ * the data area (source half, destination half). A hostd that attaches
+ * with VGSP_HR_FEAT_GUEST_VIEW maps each instance's guest RAM itself
+ * (mmap at VGSP_HR_VIEW_OFF(id): IOVA -> page, pinned by the kernel on
+ * fault, zapped when the VMM unmaps it); its guest-RAM extents then come
+ * as VGSP_HR_TARGET_VIEW and are not staged.
  */
 #ifndef VGSP_HOSTD_RING_H
 #define VGSP_HOSTD_RING_H
@@ -38,7 +41,8 @@
 #define VGSP_HR_MAGIC		0x52484756u	/* "VGHR" */
 /* ctl.magic once the instance is gone (its id may be given again) */
 #define VGSP_HR_MAGIC_CLOSED	0u
-#define VGSP_HR_VERSION		1u
+/* 2: ctl.features, VGSP_HR_TARGET_VIEW, the guest-RAM view, attach features */
+#define VGSP_HR_VERSION		2u
 #define VGSP_HR_MAX_INSTANCES	64u
 
 #define VGSP_HR_SUB_ENTRIES	16u		/* powers of two */
@@ -56,6 +60,18 @@
 #define VGSP_HR_DATA_OFF	(VGSP_HR_COMP_OFF + 4096u)
 #define VGSP_HR_MAP_BYTES	(VGSP_HR_DATA_OFF + VGSP_HR_DATA_BYTES)
 
+/* What hostd does itself (vgsp_hostd_attach.features, echoed in ctl). */
+#define VGSP_HR_FEAT_GUEST_VIEW	0x1u	/* maps guest RAM: no staging */
+#define VGSP_HR_FEATURES	VGSP_HR_FEAT_GUEST_VIEW
+
+/*
+ * The guest-RAM view of instance id: its IOVAs [0, VGSP_HR_VIEW_BYTES)
+ * at file offset VGSP_HR_VIEW_OFF(id), above every ring area. Pages are
+ * faulted in one by one; an IOVA the VMM has not mapped raises SIGBUS.
+ */
+#define VGSP_HR_VIEW_BYTES	(1ULL << 40)
+#define VGSP_HR_VIEW_OFF(id)	(VGSP_HR_VIEW_BYTES * (1 + (uint64_t)(id)))
+
 enum vgsp_hr_op {
 	VGSP_HR_OP_CE_COPY = 1,		/* data[src] -> data[dst], nbytes */
 	VGSP_HR_OP_CE_FILL = 2,		/* elem repeated into data[dst] */
@@ -65,6 +81,7 @@ enum vgsp_hr_op {
 enum vgsp_hr_target {
 	VGSP_HR_TARGET_VID = 0,		/* FB physical address */
 	VGSP_HR_TARGET_SYS = 1,		/* guest system memory IOVA */
+	VGSP_HR_TARGET_VIEW = 2,	/* guest IOVA through hostd's view */
 };
 
 struct vgsp_hr_ext {
@@ -113,7 +130,8 @@ struct vgsp_hr_ctl {
 	uint32_t magic, version, id, map_bytes;
 	uint32_t sub_entries, sub_off, comp_entries, comp_off;
 	uint32_t data_off, data_bytes;
-	uint32_t pad0[6];
+	uint32_t features;		/* VGSP_HR_FEAT_*, as attached */
+	uint32_t pad0[5];
 	uint32_t sub_head;		/* kernel */
 	uint32_t pad1[15];
 	uint32_t sub_tail;		/* hostd */
@@ -160,10 +178,42 @@ static inline int vgsp_hr_space(uint32_t head, uint32_t tail,
 	return (int)(n - d);
 }
 
+/*
+ * A compute launch with no CTA to run (a zero grid dimension, QMD V04_00,
+ * no dependent QMD): what an executor without SMs completes, as the
+ * in-kernel sim does (CUDA issues such launches while it sets a context
+ * up); its release semaphores are then the only effect. QMD fields as in
+ * kernel/core/backend/sim.c (clcbc0qmd.h): MAJOR_VERSION 583:580,
+ * GRID_WIDTH/HEIGHT/DEPTH at dwords 32..34, DEPENDENT_QMD enables in
+ * dword 11 bits 16 and 21.
+ */
+static inline uint32_t vgsp_hr_qmd_word(const uint8_t *q, unsigned int i)
+{
+	return (uint32_t)q[4 * i] | (uint32_t)q[4 * i + 1] << 8 |
+	       (uint32_t)q[4 * i + 2] << 16 | (uint32_t)q[4 * i + 3] << 24;
+}
+
+static inline int vgsp_hr_qmd_empty(const uint8_t *q)
+{
+	return ((vgsp_hr_qmd_word(q, 18) >> 4) & 0xf) == 4 &&
+	       (!vgsp_hr_qmd_word(q, 32) ||
+		!(vgsp_hr_qmd_word(q, 33) & 0xffff) ||
+		!(vgsp_hr_qmd_word(q, 34) & 0xffff)) &&
+	       !(vgsp_hr_qmd_word(q, 11) & (1u << 16 | 1u << 21));
+}
+
 /* The /dev/vgsp-hostd ioctls. */
 struct vgsp_hostd_attach {
 	uint32_t version;		/* VGSP_HR_VERSION */
 	int32_t event_fd;		/* eventfd: instances or work changed */
+	uint32_t features;		/* VGSP_HR_FEAT_* hostd takes on */
+	uint32_t pad;			/* 0 */
+};
+
+/* Version 1's attach (no features): answered -EPROTO. */
+struct vgsp_hostd_attach_v1 {
+	uint32_t version;
+	int32_t event_fd;
 };
 
 struct vgsp_hostd_list {
@@ -175,6 +225,7 @@ struct vgsp_hostd_list {
 
 #define VGSP_HOSTD_IOC		0xB7
 #define VGSP_HOSTD_ATTACH	_IOW(VGSP_HOSTD_IOC, 0, struct vgsp_hostd_attach)
+#define VGSP_HOSTD_ATTACH_V1	_IOW(VGSP_HOSTD_IOC, 0, struct vgsp_hostd_attach_v1)
 #define VGSP_HOSTD_LIST		_IOR(VGSP_HOSTD_IOC, 1, struct vgsp_hostd_list)
 /* completions were produced on instance @id (a __u32): wake its worker */
 #define VGSP_HOSTD_KICK		_IOW(VGSP_HOSTD_IOC, 2, uint32_t)

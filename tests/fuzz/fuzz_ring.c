@@ -6,9 +6,9 @@
  * entries, the staged destination bytes) must end in a clean status and
  * a counter, never a crash, a hang or a write outside the transfer.
  *
- * Input: a transfer (fill or copy, FB or guest-RAM ends, lengths, lines,
- * pitches), then hostd's moves, one byte opcode each, consumed at every
- * kick and wait:
+ * Input: staged or view mode (guest RAM not staged), a transfer (fill or
+ * copy, FB or guest-RAM ends, lengths, lines, pitches), then hostd's
+ * moves, one byte opcode each, consumed at every kick and wait:
  *   0 complete the newest submission (status from the input)
  *   1 complete with a cookie from the input
  *   2 set comp_head to any u32      3 set sub_tail to any u32
@@ -143,6 +143,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	rb.timeout_ns = 50 * 1000;	/* fz_now moves 1 us a call */
 	cur = &in;
+	/* hostd maps guest RAM itself (nothing staged) or not */
+	if (fz_u8(&in) & 1)
+		vgsp_ring_be_features(&rb, VGSP_HR_FEAT_GUEST_VIEW);
 
 	memset(&x, 0, sizeof(x));
 	x.fill = fz_u8(&in) & 1;

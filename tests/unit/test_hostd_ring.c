@@ -5,9 +5,11 @@
  * (userspace/hostd/ring_serve.c, its CPU executor) served in-process by a
  * loopback link. The protocol: wrap, a full completion ring, impossible
  * indices and statuses from either peer refused with a counter, hostd's
- * death. Parity: the same copy-engine transfers and launch on a sim
- * instance and on a ring instance leave the same bytes and statuses. And
- * a guest channel on the ring: its copy runs through hostd, and hostd's
+ * death. Parity: the same copy-engine transfers and launches on a sim
+ * instance and on a ring instance leave the same bytes and statuses, with
+ * guest RAM staged by the kernel and with hostd reaching it through its
+ * own view (VGSP_HR_FEAT_GUEST_VIEW; here the test's RAM window). And a
+ * guest channel on the ring: its copy runs through hostd, and hostd's
  * death stops the channel with its error notifier.
  */
 #include <stdarg.h>
@@ -104,6 +106,7 @@ struct pair {
 	struct vgsp_ring_be rb;
 	struct loop lp;
 	u8 *area;
+	bool direct;			/* hostd maps guest RAM itself */
 };
 
 static void fb64(struct vgsp_dev *d, u64 pa, u64 v)
@@ -144,7 +147,7 @@ static void seed(struct pair *p)
 	fb64(p->b, PD4 + 0x4000, VA_PA | 1);
 }
 
-static int setup(void **state)
+static int setup_mode(void **state, bool direct)
 {
 	struct pair *p = calloc(1, sizeof(*p));
 	const struct vgsp_profile *prof;
@@ -163,8 +166,15 @@ static int setup(void **state)
 					   &p->lp), 0);
 	p->lp.rb = &p->rb;
 	p->lp.area = p->area;
+	p->direct = direct;
+	if (direct)
+		vgsp_ring_be_features(&p->rb, VGSP_HR_FEAT_GUEST_VIEW);
 	assert_int_equal(hr_server_init(&p->lp.srv, p->area,
 					VGSP_HR_MAP_BYTES), 0);
+	/* the view: the ring instance's guest RAM, by IOVA */
+	if (direct)
+		assert_int_equal(hr_server_set_view(&p->lp.srv, p->fe_b.mem,
+						     RAM_IOVA, RAM_SIZE), 0);
 	o.backend_priv = &p->rb;
 	p->a = vgsp_dev_create(prof, ua, 8, &fake_fe_ops, &p->fe_a);
 	p->b = vgsp_dev_create_opts(prof, ub, 8, &fake_fe_ops, &p->fe_b, &o);
@@ -176,6 +186,16 @@ static int setup(void **state)
 	seed(p);
 	*state = p;
 	return 0;
+}
+
+static int setup(void **state)
+{
+	return setup_mode(state, false);
+}
+
+static int setup_direct(void **state)
+{
+	return setup_mode(state, true);
 }
 
 static int teardown(void **state)
@@ -218,6 +238,15 @@ static int both(struct pair *p, const struct vgsp_ce_xfer *x)
 	}
 	assert_memory_equal(p->fe_a.mem, p->fe_b.mem, RAM_SIZE);
 	return ra;
+}
+
+static void bus_master_off(struct vgsp_dev *d)
+{
+	u8 cmd[2];
+
+	assert_int_equal(vgsp_dev_cfg_read(d, 4, cmd, 2), 0);
+	cmd[0] &= ~0x04;
+	assert_int_equal(vgsp_dev_cfg_write(d, 4, cmd, 2), 0);
 }
 
 static struct vgsp_ce_end phys(enum vgsp_mem_target t, u64 addr)
@@ -270,6 +299,17 @@ static void test_parity_copies(void **state)
 	assert_int_equal(both(p, &x), 0);
 	assert_int_equal(p->rb.st.item_errors, 0);
 	assert_true(p->rb.st.bytes >= 300 * 1024 + 37000 + 200000);
+	/* guest RAM went through hostd's view, or was staged by the kernel */
+	assert_int_equal(p->rb.st.view_bytes, p->direct ? 37000 + 200000 : 0);
+	assert_int_equal(p->lp.srv.st.view_bytes, p->rb.st.view_bytes);
+
+	/* guest RAM -> guest RAM, both ends in the view */
+	memset(&x, 0, sizeof(x));
+	x.src = phys(VGSP_MEM_SYS, RAM_IOVA + 0x20001);
+	x.dst = phys(VGSP_MEM_SYS, RAM_IOVA + 0xc0800);
+	x.line_bytes = 0x23000;
+	x.lines = 1;
+	assert_int_equal(both(p, &x), 0);
 }
 
 static void test_parity_fills_and_faults(void **state)
@@ -301,43 +341,114 @@ static void test_parity_fills_and_faults(void **state)
 	x.line_bytes = 0x2000;
 	x.lines = 1;
 	assert_int_equal(both(p, &x), -EFAULT);
-	/* guest RAM outside the window */
+	/* guest RAM outside the window (hostd: outside its view) */
 	x.src = phys(VGSP_MEM_SYS, RAM_IOVA + RAM_SIZE - 16);
 	x.line_bytes = 32;
 	assert_int_equal(both(p, &x), -EFAULT);
+	x.src = phys(VGSP_MEM_VID, 0x100000);
+	x.dst = phys(VGSP_MEM_SYS, RAM_IOVA - 8);
+	assert_int_equal(both(p, &x), -EFAULT);
+	assert_int_equal(p->lp.srv.st.view_refused, p->direct ? 2 : 0);
+
+	/* a fill of guest RAM, 3-byte element, odd start */
+	memset(&x, 0, sizeof(x));
+	x.fill = true;
+	x.elem_size = 3;
+	memcpy(x.elem, "\x5a\x6b\x7c", 3);
+	x.dst = phys(VGSP_MEM_SYS, RAM_IOVA + 0x80001);
+	x.line_bytes = 3 * 70001;
+	x.lines = 1;
+	assert_int_equal(both(p, &x), 0);
+	assert_int_equal(p->rb.st.view_bytes, p->direct ? 3 * 70001 : 0);
+
+	/* Bus Master Enable off: no guest RAM reached, through a view or not */
+	bus_master_off(p->a);
+	bus_master_off(p->b);
+	x.line_bytes = 300;
+	assert_int_equal(both(p, &x), -EFAULT);
+	assert_int_equal(p->rb.st.view_bytes, p->direct ? 3 * 70001 : 0);
 }
 
-static void test_parity_launch_refused(void **state)
+/* The QMD @q at VA 0x8000 of both instances, launched on both: status. */
+static int launch_both(struct pair *p, struct vgsp_chan *ch, const u8 *q)
+{
+	static u8 fa[65536], fb[65536];
+	unsigned int i;
+	int ra, rb;
+
+	for (i = 0; i < 256; i += 8) {
+		fb64(p->a, VA_PA + 0x8000 + i, vgsp_get64(q, i));
+		fb64(p->b, VA_PA + 0x8000 + i, vgsp_get64(q, i));
+	}
+	ra = p->a->backend->gr_launch(p->a, ch, 0x8000);
+	rb = p->b->backend->gr_launch(p->b, ch, 0x8000);
+	assert_int_equal(ra, rb);
+	for (i = 0; i < FB_SPAN; i += sizeof(fa)) {
+		assert_int_equal(vgsp_fb_read(p->a, i, fa, sizeof(fa)), 0);
+		assert_int_equal(vgsp_fb_read(p->b, i, fb, sizeof(fb)), 0);
+		assert_memory_equal(fa, fb, sizeof(fa));
+	}
+	return ra;
+}
+
+/* QMD V04_00, grid @w x @h x @d, release 0 (one word) of @payload at
+ * VA 0x9000 + @slot * 8. */
+static void qmd_make(u8 *q, u32 w, u32 h, u32 d, u32 payload, u32 slot)
+{
+	memset(q, 0, 256);
+	vgsp_put32(q, 18 * 4, 4 << 4);
+	vgsp_put32(q, 32 * 4, w);
+	vgsp_put32(q, 33 * 4, h);
+	vgsp_put32(q, 34 * 4, d);
+	vgsp_put32(q, 10 * 4, 0x1 | 1 << 1);	/* RELEASE0 on, one word */
+	vgsp_put32(q, 20 * 4, 0x9000 + 8 * slot);
+	vgsp_put32(q, 22 * 4, payload);
+}
+
+static void test_parity_launches(void **state)
 {
 	struct pair *p = *state;
 	struct vgsp_chan ch;
-	u8 q[256] = { 0 };
-	unsigned int i;
-	int ra, rb;
+	u8 q[256];
+	u32 v;
 
 	memset(&ch, 0, sizeof(ch));
 	ch.vm_ok = true;
 	ch.vm.pdb = PD4;
 	ch.vm.target = VGSP_MEM_VID;
 	ch.d.chid = 5;
-	vgsp_put32(q, 18 * 4, 4 << 4);		/* QMD V04_00 */
-	vgsp_put32(q, 32 * 4, 1);		/* a 1x1x1 grid: has work */
-	vgsp_put32(q, 33 * 4, 1);
-	vgsp_put32(q, 34 * 4, 1);
-	for (i = 0; i < sizeof(q); i += 8) {
-		fb64(p->a, VA_PA + 0x8000 + i, vgsp_get64(q, i));
-		fb64(p->b, VA_PA + 0x8000 + i, vgsp_get64(q, i));
-	}
-	ra = p->a->backend->gr_launch(p->a, &ch, 0x8000);
-	rb = p->b->backend->gr_launch(p->b, &ch, 0x8000);
-	assert_int_equal(ra, -EOPNOTSUPP);
-	assert_int_equal(rb, ra);
+	/* empty grids (each dimension 0): completed, the release written */
+	qmd_make(q, 0, 1, 1, 0xa1, 0);
+	assert_int_equal(launch_both(p, &ch, q), 0);
+	qmd_make(q, 4, 0, 1, 0xa2, 1);
+	assert_int_equal(launch_both(p, &ch, q), 0);
+	qmd_make(q, 4, 2, 0, 0xa3, 2);
+	assert_int_equal(launch_both(p, &ch, q), 0);
+	assert_int_equal(vgsp_fb_read(p->b, VA_PA + 0x9010, &v, 4), 0);
+	assert_int_equal(v, 0xa3);
+	assert_int_equal(p->lp.srv.st.launches_empty, 3);
+	assert_int_equal(p->rb.st.item_errors, 0);
+	/* a 1x1x1 grid has work: refused on both, nothing released */
+	qmd_make(q, 1, 1, 1, 0xb1, 3);
+	assert_int_equal(launch_both(p, &ch, q), -EOPNOTSUPP);
 	assert_int_equal(p->rb.st.item_errors, 1);
+	/* empty, but a dependent QMD, or not V04_00: refused as by sim */
+	qmd_make(q, 0, 1, 1, 0xb2, 4);
+	vgsp_put32(q, 11 * 4, 1u << 16);
+	assert_int_equal(launch_both(p, &ch, q), -EOPNOTSUPP);
+	qmd_make(q, 0, 1, 1, 0xb3, 5);
+	vgsp_put32(q, 18 * 4, 3 << 4);
+	assert_int_equal(launch_both(p, &ch, q), -EOPNOTSUPP);
+	/* an empty grid whose release faults: the same error on both */
+	qmd_make(q, 0, 1, 1, 0xb4, 6);
+	vgsp_put32(q, 20 * 4, 0x3ff000);
+	assert_int_equal(launch_both(p, &ch, q), -EFAULT);
+	assert_int_equal(p->rb.st.items, 7);
 	/* a QMD the kernel cannot read never reaches the ring */
 	ch.vm_ok = false;
 	assert_int_equal(p->b->backend->gr_launch(p->b, &ch, 0x8000),
 			 -EFAULT);
-	assert_int_equal(p->rb.st.items, 1);
+	assert_int_equal(p->rb.st.items, 7);
 }
 
 static struct vgsp_ce_xfer small_copy(void)
@@ -486,7 +597,7 @@ static void test_server_refuses_bad_kernel_input(void **state)
 {
 	struct pair *p = *state;
 	struct vgsp_hr_ctl *c = ctl(p->area);
-	struct hr_server s;
+	struct hr_server s, s2;
 	struct vgsp_hr_sub *w = (void *)(p->area + VGSP_HR_SUB_OFF);
 	u32 head = 0;
 
@@ -504,7 +615,20 @@ static void test_server_refuses_bad_kernel_input(void **state)
 	w[1].u.ce.ext[0].len = 9;
 	assert_int_equal(hr_server_run(&s, 10), 1);
 	assert_int_equal(comp_at(p->area, 1).status, -22);
-	assert_int_equal(s.st.bad_item, 2);
+	/* a VIEW extent for a hostd that did not ask for one: EINVAL */
+	publish(p->area, &head, VGSP_HR_OP_CE_FILL, 3);
+	w[2].u.ce.ext[VGSP_HR_MAX_EXT].target = VGSP_HR_TARGET_VIEW;
+	assert_int_equal(hr_server_run(&s, 10), 1);
+	assert_int_equal(comp_at(p->area, 2).status, -22);
+	assert_int_equal(s.st.bad_item, 3);
+	/* a view past the IOVA space, or a second one, is refused */
+	assert_int_equal(hr_server_set_view(&s, p->area, 1, VGSP_HR_VIEW_BYTES), -22);
+	assert_int_equal(hr_server_set_view(&s, p->area, 0, 4096), 0);
+	assert_int_equal(hr_server_set_view(&s, p->area, 0, 4096), -22);
+	/* features this hostd does not know: the layout is not served */
+	ctl(p->area)->features = 0x80;
+	assert_int_equal(hr_server_init(&s2, p->area, VGSP_HR_MAP_BYTES), -22);
+	ctl(p->area)->features = 0;
 	/* the kernel's head 17 ahead: the instance is dropped */
 	vgsp_hr_store(&c->sub_head, head + VGSP_HR_SUB_ENTRIES + 1);
 	assert_int_equal(hr_server_run(&s, 10), -71);
@@ -665,8 +789,14 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(test_parity_fills_and_faults,
 						setup, teardown),
-		cmocka_unit_test_setup_teardown(test_parity_launch_refused,
+		cmocka_unit_test_setup_teardown(test_parity_launches,
 						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_parity_copies,
+						setup_direct, teardown),
+		cmocka_unit_test_setup_teardown(test_parity_fills_and_faults,
+						setup_direct, teardown),
+		cmocka_unit_test_setup_teardown(test_parity_launches,
+						setup_direct, teardown),
 		cmocka_unit_test_setup_teardown(test_kernel_refuses_bad_comp_head,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_kernel_refuses_bad_sub_tail,

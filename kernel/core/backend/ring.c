@@ -3,9 +3,12 @@
  * The ring backend (ring.h): copy-engine transfers become CE_COPY/CE_FILL
  * items whose source and destination are IOVA lists resolved here through
  * the channel's page tables, with the bytes staged in the shared data
- * area; a compute launch becomes a GR_LAUNCH item carrying the QMD. One
- * item is in flight per instance; its completion is checked (index,
- * cookie, status range) before anything is written to guest memory.
+ * area (guest RAM not, when hostd maps it itself: VGSP_HR_TARGET_VIEW); a
+ * compute launch becomes a GR_LAUNCH item carrying the QMD, and an empty
+ * one's release semaphores are written here once hostd completed it, as
+ * sim writes them. One item is in flight per instance; its completion is
+ * checked (index, cookie, status range) before anything is written to
+ * guest memory.
  */
 #include "ring.h"
 #include "../fifo/fifo.h"
@@ -44,6 +47,12 @@ int vgsp_ring_be_init(struct vgsp_ring_be *rb, void *area, u32 id,
 	c->data_off = VGSP_HR_DATA_OFF;
 	c->data_bytes = VGSP_HR_DATA_BYTES;
 	return 0;
+}
+
+void vgsp_ring_be_features(struct vgsp_ring_be *rb, u32 features)
+{
+	rb->view = features & VGSP_HR_FEAT_GUEST_VIEW;
+	ctl_of(rb)->features = features & VGSP_HR_FEATURES;
 }
 
 void vgsp_ring_be_fini(struct vgsp_ring_be *rb)
@@ -162,9 +171,20 @@ static int ring_call(struct vgsp_ring_be *rb)
 	}
 }
 
-static u32 hr_target(enum vgsp_mem_target t)
+/*
+ * Guest RAM inside hostd's view is not staged: hostd reaches it. Only
+ * while Bus Master Enable is set (the gate of all device DMA); else it is
+ * staged and refused there as any other access.
+ */
+static u32 hr_target(struct vgsp_dev *dev, struct vgsp_ring_be *rb,
+		     enum vgsp_mem_target t, u64 pa, u32 len)
 {
-	return t == VGSP_MEM_VID ? VGSP_HR_TARGET_VID : VGSP_HR_TARGET_SYS;
+	if (t == VGSP_MEM_VID)
+		return VGSP_HR_TARGET_VID;
+	if (rb->view && pa < VGSP_HR_VIEW_BYTES &&
+	    len <= VGSP_HR_VIEW_BYTES - pa && vgsp_cfg_bus_master(&dev->cfg))
+		return VGSP_HR_TARGET_VIEW;
+	return VGSP_HR_TARGET_SYS;
 }
 
 static enum vgsp_mem_target mem_target(u32 t)
@@ -177,13 +197,13 @@ static enum vgsp_mem_target mem_target(u32 t)
  * the last extent when contiguous): the bytes covered in @got (0: the list
  * is full), or -EFAULT for an address that is not mapped.
  */
-static int add_extent(struct vgsp_dev *dev, const struct vgsp_ce_end *e,
-		      u64 addr, u32 want, bool write, struct vgsp_hr_ext *ext,
-		      u16 *n, u32 *got)
+static int add_extent(struct vgsp_dev *dev, struct vgsp_ring_be *rb,
+		      const struct vgsp_ce_end *e, u64 addr, u32 want,
+		      bool write, struct vgsp_hr_ext *ext, u16 *n, u32 *got)
 {
 	enum vgsp_mem_target t = e->target;
 	u64 pa = addr;
-	u32 len = want;
+	u32 len = want, ht;
 
 	if (e->virt) {
 		struct vgsp_xlate xl;
@@ -201,14 +221,15 @@ static int add_extent(struct vgsp_dev *dev, const struct vgsp_ce_end *e,
 	}
 	if (t == VGSP_MEM_PEER)
 		return -EFAULT;
-	if (*n && ext[*n - 1].target == hr_target(t) &&
+	ht = hr_target(dev, rb, t, pa, len);
+	if (*n && ext[*n - 1].target == ht &&
 	    ext[*n - 1].addr + ext[*n - 1].len == pa &&
 	    ext[*n - 1].len <= VGSP_HR_ITEM_BYTES) {
 		ext[*n - 1].len += len;
 	} else if (*n < VGSP_HR_MAX_EXT) {
 		ext[*n].addr = pa;
 		ext[*n].len = len;
-		ext[*n].target = hr_target(t);
+		ext[*n].target = ht;
 		(*n)++;
 	} else {
 		len = 0;
@@ -217,23 +238,31 @@ static int add_extent(struct vgsp_dev *dev, const struct vgsp_ce_end *e,
 	return 0;
 }
 
-/* Stage (@write false) or apply (@write true) one side's bytes. */
+/*
+ * Stage (@write false) or apply (@write true) one side's bytes; hostd
+ * moved the VIEW extents itself. The bytes of VIEW extents in @view.
+ */
 static int move_side(struct vgsp_dev *dev, struct vgsp_ring_be *rb,
 		     const struct vgsp_hr_ext *ext, u16 n, u32 data_off,
-		     bool write)
+		     bool write, u32 *view)
 {
 	u8 *data = rb->area + VGSP_HR_DATA_OFF + data_off;
 	u32 i, pos = 0;
+	int ret;
 
-	for (i = 0; i < n; i++) {
-		int ret = write ?
+	*view = 0;
+	for (i = 0; i < n; pos += ext[i].len, i++) {
+		if (ext[i].target == VGSP_HR_TARGET_VIEW) {
+			*view += ext[i].len;
+			continue;
+		}
+		ret = write ?
 			vgsp_mem_write(dev, mem_target(ext[i].target),
 				       ext[i].addr, data + pos, ext[i].len) :
 			vgsp_mem_read(dev, mem_target(ext[i].target),
 				      ext[i].addr, data + pos, ext[i].len);
 		if (ret)
 			return -EFAULT;
-		pos += ext[i].len;
 	}
 	return 0;
 }
@@ -247,7 +276,7 @@ static int one_item(struct vgsp_dev *dev, struct vgsp_ring_be *rb,
 		    struct vgsp_ce_xfer *x, u64 *moved)
 {
 	struct vgsp_hr_ce *ce = &rb->sub.u.ce;
-	u32 line = x->line, total = 0;
+	u32 line = x->line, total = 0, vsrc = 0, vdst;
 	u64 off = x->off;
 	int ret;
 
@@ -271,7 +300,7 @@ static int one_item(struct vgsp_dev *dev, struct vgsp_ring_be *rb,
 			want = (u32)left;
 		gs = want;
 		if (!x->fill) {
-			ret = add_extent(dev, &x->src, src, want, false,
+			ret = add_extent(dev, rb, &x->src, src, want, false,
 					 ce->ext, &ce->nsrc, &gs);
 			if (ret && total)	/* the bytes before the fault */
 				break;
@@ -280,7 +309,7 @@ static int one_item(struct vgsp_dev *dev, struct vgsp_ring_be *rb,
 			if (!gs)
 				break;
 		}
-		ret = add_extent(dev, &x->dst, dst, gs, true,
+		ret = add_extent(dev, rb, &x->dst, dst, gs, true,
 				 ce->ext + VGSP_HR_MAX_EXT, &ce->ndst, &gd);
 		if (ret && !total)
 			return ret;
@@ -306,7 +335,8 @@ static int one_item(struct vgsp_dev *dev, struct vgsp_ring_be *rb,
 		return -EINVAL;
 	ce->nbytes = total;
 	if (!x->fill) {
-		ret = move_side(dev, rb, ce->ext, ce->nsrc, ce->src_off, false);
+		ret = move_side(dev, rb, ce->ext, ce->nsrc, ce->src_off, false,
+				&vsrc);
 		if (ret)
 			return ret;
 	}
@@ -314,10 +344,11 @@ static int one_item(struct vgsp_dev *dev, struct vgsp_ring_be *rb,
 	if (ret)
 		return ret;
 	ret = move_side(dev, rb, ce->ext + VGSP_HR_MAX_EXT, ce->ndst,
-			ce->dst_off, true);
+			ce->dst_off, true, &vdst);
 	if (ret)
 		return ret;
 	rb->st.bytes += total;
+	rb->st.view_bytes += vsrc + vdst;
 	x->line = line;
 	x->off = off;
 	*moved = total;
@@ -365,6 +396,9 @@ static int ring_gr_launch(struct vgsp_dev *dev, struct vgsp_chan *ch,
 	ret = vgsp_vm_read(dev, &ch->vm, qmd_va, gr->qmd, sizeof(gr->qmd));
 	if (!ret)
 		ret = ring_call(rb);
+	/* no engine ran: the releases are the channel's, written as sim does */
+	if (!ret && vgsp_hr_qmd_empty(gr->qmd))
+		ret = vgsp_qmd_releases(dev, ch, gr->qmd);
 	vgsp_os->unlock(rb->lock);
 	return ret;
 }

@@ -29,6 +29,7 @@ struct vgsp_ring_link_ops {
 	X(completions)		/* completions accepted */		\
 	X(item_errors)		/* completions with status != 0 */	\
 	X(bytes)		/* CE bytes moved through the ring */	\
+	X(view_bytes)		/* of them, hostd's through its view */	\
 	X(bad_index)		/* an impossible index from hostd */	\
 	X(bad_completion)	/* a status out of range */		\
 	X(stale)		/* a completion for no pending item */	\
@@ -47,6 +48,7 @@ struct vgsp_ring_be {
 	const struct vgsp_ring_link_ops *ops;
 	void *link;
 	struct vgsp_lock *lock;		/* one item in flight */
+	bool view;			/* hostd maps guest RAM: no staging */
 	u64 timeout_ns;
 	u32 sub_head, sub_tail, comp_tail;	/* the kernel's own copies */
 	u64 cookie;
@@ -60,6 +62,12 @@ struct vgsp_ring_be {
 /* @area: zeroed, VGSP_HR_MAP_BYTES. 0 or -ENOMEM. */
 int vgsp_ring_be_init(struct vgsp_ring_be *rb, void *area, u32 id,
 		      const struct vgsp_ring_link_ops *ops, void *link);
+/*
+ * What the attached hostd does itself (VGSP_HR_FEAT_*), before the first
+ * item: with VGSP_HR_FEAT_GUEST_VIEW guest-RAM extents go as
+ * VGSP_HR_TARGET_VIEW and are not staged.
+ */
+void vgsp_ring_be_features(struct vgsp_ring_be *rb, u32 features);
 /* The instance goes: its area says VGSP_HR_MAGIC_CLOSED from now on. */
 void vgsp_ring_be_fini(struct vgsp_ring_be *rb);
 /*

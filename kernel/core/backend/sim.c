@@ -8,6 +8,7 @@
 #include "../fifo/fifo.h"
 #include "../wire.h"
 #include "../engine/engine.h"
+#include "../hostd_ring.h"
 
 #define BOUNCE			4096
 
@@ -142,6 +143,20 @@ static int qmd_release(struct vgsp_dev *dev, struct vgsp_chan *ch,
 	       -EFAULT : 0;
 }
 
+int vgsp_qmd_releases(struct vgsp_dev *dev, struct vgsp_chan *ch,
+		      const u8 *q)
+{
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < QMD_RELEASES; i++) {
+		ret = qmd_release(dev, ch, q, i);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
 /*
  * No SMs. A grid with no CTAs runs no code on hardware either: only the
  * QMD's release semaphores are written, which is what sim does (CUDA
@@ -154,22 +169,15 @@ static int sim_gr_launch(struct vgsp_dev *dev, struct vgsp_chan *ch,
 {
 	u8 q[QMD_DWORDS * 4];
 	u32 w, h, dp;
-	unsigned int i;
-	int ret;
 
 	if (!ch->vm_ok || vgsp_vm_read(dev, &ch->vm, qmd_va, q, sizeof(q)))
 		return -EFAULT;
 	w = vgsp_get32(q, 32 * 4);
 	h = vgsp_get32(q, 33 * 4) & 0xffff;
 	dp = vgsp_get32(q, 34 * 4) & 0xffff;
-	if (QMD_MAJOR(q) == 4 && (!w || !h || !dp) && !DEP_QMD_ENABLE(q)) {
-		for (i = 0; i < QMD_RELEASES; i++) {
-			ret = qmd_release(dev, ch, q, i);
-			if (ret)
-				return ret;
-		}
-		return 0;
-	}
+	/* the empty-grid rule is hostd's too (hostd_ring.h), written once */
+	if (vgsp_hr_qmd_empty(q))
+		return vgsp_qmd_releases(dev, ch, q);
 	vgsp_dev_log(dev, VGSP_LOG_WARN, "vgsp: %s: channel %u: compute launch refused (sim has no SMs): QMD 0x%llx v%u type %u grid %ux%ux%u cta %ux%ux%u dependent %s (w10 0x%08x w11 0x%08x ptr 0x%08x)\n",
 		  dev->name, ch->d.chid, (unsigned long long)qmd_va,
 		  QMD_MAJOR(q), (vgsp_get32(q, 0) >> 23) & 0x7, w, h, dp,
