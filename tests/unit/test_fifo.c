@@ -97,20 +97,29 @@ static void make_channel(struct dev_fx *f)
 	vgsp_dev_unlock(f->dev);
 }
 
-/* Write @n pushbuffer dwords at PB_VA + @off, queue them as entry @slot. */
-static void submit(struct dev_fx *f, u32 slot, u32 off, const u32 *pb, u32 n)
+/*
+ * Write @n pushbuffer dwords at PB_VA + @off, queue them as entry @slot;
+ * @va_pa: where VA 0 is mapped now.
+ */
+static void submit_at(struct dev_fx *f, u64 va_pa, u32 slot, u32 off,
+		      const u32 *pb, u32 n)
 {
 	u32 i, token = RUNLIST << 16 | CHID;
 
 	vgsp_dev_lock(f->dev);
 	for (i = 0; i < n; i++)
-		fb32(f, VA_PA + PB_VA + off + 4 * i, pb[i]);
-	fb32(f, VA_PA + GPFIFO_VA + 8 * slot, PB_VA + off);
-	fb32(f, VA_PA + GPFIFO_VA + 8 * slot + 4, n << 10);
+		fb32(f, va_pa + PB_VA + off + 4 * i, pb[i]);
+	fb32(f, va_pa + GPFIFO_VA + 8 * slot, PB_VA + off);
+	fb32(f, va_pa + GPFIFO_VA + 8 * slot + 4, n << 10);
 	fb32(f, USERD_PA + VGSP_USERD_GP_PUT, slot + 1);
 	vgsp_dev_unlock(f->dev);
 	assert_int_equal(vgsp_dev_bar_write(f->dev, VGSP_BAR0, 0xbb0090,
 					    &token, 4), 0);
+}
+
+static void submit(struct dev_fx *f, u32 slot, u32 off, const u32 *pb, u32 n)
+{
+	submit_at(f, VA_PA, slot, off, pb, n);
 }
 
 static void wait_gp_get(struct dev_fx *f, u32 want)
@@ -258,6 +267,67 @@ static void test_compute_inline_and_semaphore(void **state)
 	assert_int_equal(rd32(f, VA_PA + SEM_VA), 0x55);
 	assert_int_equal(rd32(f, VA_PA + SEM_VA + 8), 0x66);
 	assert_int_equal(rd32(f, ERRNOT_PA + 12) >> 16, 0);
+}
+
+/*
+ * Inline data is written through one walk per page (engine/gr.c), as a
+ * TLB would: a transfer that starts 8 bytes before the end of the 2 MiB
+ * page lands there; after the guest remaps the page and invalidates, the
+ * next dword of the same transfer follows the new mapping; the dword that
+ * reaches the unmapped VA past the page faults the channel (Xid 31) and
+ * writes nothing.
+ */
+#define I2M_NEW_PA	0x600000ULL
+
+static void test_compute_inline_walks_per_page(void **state)
+{
+	struct dev_fx *f = *state;
+	static const u32 first[] = {
+		0x20012000, 0x0000cbc0,			/* SET_OBJECT compute, subch 1 */
+		0x20042060, 12, 1, 0, 0x1ffff8,		/* 12 bytes at VA 2 MiB - 8 */
+		0x2001206c, 0x1,			/* LAUNCH_DMA: pitch, no release */
+		0x2001206d, 0xa1,			/* LOAD_INLINE_DATA */
+	};
+	static const u32 second[] = { 0x2001206d, 0xa2 };
+	static const u32 third[] = { 0x2001206d, 0xa3 };
+	u32 inval = 1U << 31;
+	struct vgsp_chan *ch;
+	int i;
+
+	make_channel(f);
+	submit(f, 0, 0, first, VGSP_ARRAY_SIZE(first));
+	wait_gp_get(f, 1);
+	assert_int_equal(rd32(f, VA_PA + 0x1ffff8), 0xa1);
+
+	vgsp_dev_lock(f->dev);
+	fb64(f, PD4 + 0x4000, I2M_NEW_PA | 1);	/* VA 0 -> the new 2 MiB */
+	vgsp_dev_unlock(f->dev);
+	assert_int_equal(vgsp_dev_bar_write(f->dev, VGSP_BAR0, 0xb830b0,
+					    &inval, 4), 0);
+	/* the pushbuffer and GPFIFO now live in the new page too */
+	vgsp_dev_lock(f->dev);
+	fb32(f, I2M_NEW_PA + GPFIFO_VA, 0);
+	vgsp_dev_unlock(f->dev);
+	submit_at(f, I2M_NEW_PA, 1, 0x100, second, VGSP_ARRAY_SIZE(second));
+	wait_gp_get(f, 2);
+	assert_int_equal(rd32(f, I2M_NEW_PA + 0x1ffffc), 0xa2);
+	assert_int_equal(rd32(f, VA_PA + 0x1ffffc), 0);
+
+	submit_at(f, I2M_NEW_PA, 2, 0x200, third, VGSP_ARRAY_SIZE(third));
+	for (i = 0; i < 2000 && (rd32(f, ERRNOT_PA + 12) >> 16) == 0; i++) {
+		struct timespec ts = { 0, 1000000 };
+
+		nanosleep(&ts, NULL);
+	}
+	assert_int_equal(rd32(f, ERRNOT_PA + 12) >> 16, 0xffff);
+	assert_int_equal(rd32(f, ERRNOT_PA + 8), 31);	/* MMU fault */
+	vgsp_dev_lock(f->dev);
+	ch = vgsp_fifo_chan_find(f->dev, CLIENT, HCHAN);
+	assert_non_null(ch);
+	assert_int_equal(ch->state, VGSP_CHAN_ERROR);
+	assert_int_equal(ch->error_data, 0xa3);	/* the dword that faulted */
+	vgsp_dev_unlock(f->dev);
+	assert_int_equal(rd32(f, I2M_NEW_PA + 0x200000 - 4), 0xa2);
 }
 
 /*
@@ -437,6 +507,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_compute_launch_refused,
 						dev_fx_setup, dev_fx_teardown),
 		cmocka_unit_test_setup_teardown(test_compute_inline_and_semaphore,
+						dev_fx_setup, dev_fx_teardown),
+		cmocka_unit_test_setup_teardown(test_compute_inline_walks_per_page,
 						dev_fx_setup, dev_fx_teardown),
 		cmocka_unit_test_setup_teardown(test_empty_grid_launch_releases,
 						dev_fx_setup, dev_fx_teardown),

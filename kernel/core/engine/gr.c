@@ -68,7 +68,45 @@ static int i2m_launch(struct vgsp_chan *ch, u32 d)
 	r->i2m_launch = d;
 	r->i2m_total = total;
 	r->i2m_done = 0;
+	r->i2m_pg_ok = false;	/* each transfer walks its own pages */
 	return VGSP_ENG_OK;
+}
+
+/*
+ * Write @n bytes of inline data at @dst. CUDA sends a launch's QMD and
+ * parameters as a few hundred LOAD_INLINE_DATA dwords; walking the page
+ * tables for each was most of a launch's decode time (a walk is five
+ * table reads, uncached when the FB is GPU memory). So the page a dword
+ * lands in is walked once and reused, as a TLB would, until the transfer
+ * ends, the page ends or the guest invalidates (pt_gen). The walk keeps
+ * the checks of vgsp_vm_write(): a fault is still reported at the dword
+ * that reaches the unmapped, read-only or message page.
+ */
+static int i2m_write(struct vgsp_dev *dev, struct vgsp_chan *ch, u64 dst,
+		     const u8 *b, u32 n)
+{
+	struct vgsp_gr_regs *r = &ch->gr;
+	u64 gen = vgsp_load64(&dev->mm->pt_gen);
+	struct vgsp_xlate x;
+
+	if (!r->i2m_pg_ok || r->i2m_pg_gen != gen || dst < r->i2m_pg_va ||
+	    dst - r->i2m_pg_va >= r->i2m_pg_size) {
+		r->i2m_pg_ok = false;
+		if (vgsp_mmu_translate(dev, &ch->vm, dst, &x) || x.ro ||
+		    x.kind == VGSP_PTE_KIND_SMSKED_MESSAGE)
+			return -EFAULT;
+		r->i2m_pg_va = dst & ~(x.page - 1);
+		r->i2m_pg_pa = x.pa - (dst & (x.page - 1));
+		r->i2m_pg_size = x.page;
+		r->i2m_pg_target = x.target;
+		r->i2m_pg_gen = gen;
+		r->i2m_pg_ok = true;
+	}
+	/* a dword across the page end: the general path walks both pages */
+	if (dst - r->i2m_pg_va + n > r->i2m_pg_size)
+		return vgsp_vm_write(dev, &ch->vm, dst, b, n);
+	return vgsp_mem_write(dev, r->i2m_pg_target,
+			      r->i2m_pg_pa + (dst - r->i2m_pg_va), b, n);
 }
 
 /* One dword of inline data; the last one completes the transfer. */
@@ -84,7 +122,7 @@ static int i2m_data(struct vgsp_dev *dev, struct vgsp_chan *ch, u32 data)
 	if (!n)
 		return refuse(ch);	/* data with no transfer open */
 	vgsp_put32(b, 0, data);
-	if (!ch->vm_ok || vgsp_vm_write(dev, &ch->vm, dst, b, n)) {
+	if (!ch->vm_ok || i2m_write(dev, ch, dst, b, n)) {
 		ch->error_code = VGSP_RC_MMU_FAULT;
 		return VGSP_ENG_ERROR;
 	}
