@@ -78,7 +78,13 @@ void vgsp_hostd_exit(void);
 /* ERR_PTR(-ENODEV) when no hostd is attached (logged, naming @who) */
 struct vgsp_hostd_inst *vgsp_hostd_inst_new(const char *who);
 struct vgsp_ring_be *vgsp_hostd_inst_ring(struct vgsp_hostd_inst *in);
-void vgsp_hostd_inst_bind(struct vgsp_hostd_inst *in, struct vgsp_dev *dev);
+void vgsp_hostd_inst_bind(struct vgsp_hostd_inst *in, struct vgsp_dev *dev,
+			  struct vfio_device *vdev);
+/* hostd's view of the guest RAM follows the device (vgsp_hostd_view.c) */
+void vgsp_hostd_inst_open(struct vgsp_hostd_inst *in, bool open);
+void vgsp_hostd_inst_reset(struct vgsp_hostd_inst *in);
+void vgsp_hostd_inst_dma_unmapped(struct vgsp_hostd_inst *in, u64 iova,
+				  u64 len);
 void vgsp_hostd_inst_stop(struct vgsp_hostd_inst *in);
 void vgsp_hostd_inst_free(struct vgsp_hostd_inst *in);
 

@@ -273,6 +273,8 @@ static long vgsp_ioctl(struct vfio_device *vdev, unsigned int cmd,
 		break;
 	case VFIO_DEVICE_RESET:
 		vgsp_dev_reset(vm->core);
+		if (vm->hostd)
+			vgsp_hostd_inst_reset(vm->hostd);
 		ret = 0;
 		break;
 	default:
@@ -289,6 +291,8 @@ static int vgsp_open_device(struct vfio_device *vdev)
 	struct vgsp_mdev *vm = to_vgsp(vdev);
 
 	WRITE_ONCE(vm->open, true);
+	if (vm->hostd)
+		vgsp_hostd_inst_open(vm->hostd, true);
 	vgsp_dev_lock(vm->core);
 	vm->core->cnt.opens++;
 	vgsp_dev_unlock(vm->core);
@@ -304,6 +308,8 @@ static void vgsp_close_device(struct vfio_device *vdev)
 	vgsp_dev_reset(vm->core);
 	WRITE_ONCE(vm->open, false);
 	vgsp_pincache_flush(&vm->pins, vdev);
+	if (vm->hostd)
+		vgsp_hostd_inst_open(vm->hostd, false);
 	vgsp_dev_lock(vm->core);
 	vm->core->cnt.closes++;
 	vgsp_dev_unlock(vm->core);
@@ -329,6 +335,8 @@ static void vgsp_dma_unmap(struct vfio_device *vdev, u64 iova, u64 length)
 	vgsp_dev_dma_unmapped(to_vgsp(vdev)->core, iova, length);
 	/* vfio requires a pinning driver to let go of the range here */
 	vgsp_pincache_unmap(&to_vgsp(vdev)->pins, vdev, iova, length);
+	if (to_vgsp(vdev)->hostd)
+		vgsp_hostd_inst_dma_unmapped(to_vgsp(vdev)->hostd, iova, length);
 }
 
 /* backend=hostd: refused (fail closed) while no hostd is attached. */
@@ -383,7 +391,7 @@ static int vgsp_init_dev(struct vfio_device *vdev)
 		goto err;
 	vgsp_bar1_bind(vm);
 	if (vm->hostd)
-		vgsp_hostd_inst_bind(vm->hostd, vm->core);
+		vgsp_hostd_inst_bind(vm->hostd, vm->core, vdev);
 	return 0;
 err:
 	vgsp_bar1_free(vm);

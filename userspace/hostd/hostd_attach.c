@@ -6,9 +6,17 @@
  * each wake it lists the instances, maps new ones, serves every ring and
  * kicks the instances that got completions. No polling when idle.
  *
- *   vgsp-hostd attach [--dev PATH] [--serve-items N]
+ * By default it maps each instance's guest RAM itself (the view at
+ * VGSP_HR_VIEW_OFF(id), VGSP_HR_FEAT_GUEST_VIEW): guest-RAM extents are
+ * not staged by the kernel. An access to the view the kernel refuses (an
+ * IOVA the VMM unmapped meanwhile) is a SIGBUS, caught around each item:
+ * that item completes with EFAULT and hostd carries on.
+ *
+ *   vgsp-hostd attach [--dev PATH] [--serve-items N] [--staged]
  *   vgsp-hostd attach --probe [--dev PATH]
  *
+ * --staged: do not map guest RAM; the kernel stages it (ring version 1's
+ * way, kept for comparison and tests).
  * --serve-items N: serve N items, then leave later ones pending (test rigs:
  * a hostd that hangs, so its death has work to fail). Exit codes: 0 on
  * SIGTERM/SIGINT, 3 when another hostd is attached (EBUSY), 1 otherwise.
@@ -19,6 +27,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <setjmp.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,10 +42,49 @@
 
 struct served {
 	void *map;
+	void *view; /* guest RAM by IOVA, or NULL (staged) */
 	struct hr_server srv;
 };
 
 static volatile sig_atomic_t stop;
+static sigjmp_buf view_jmp;
+static volatile sig_atomic_t in_item;
+
+/* A refused page of the view: back to serve_guarded(), the item fails. */
+static void on_sigbus(int sig, siginfo_t *si, void *uc)
+{
+	(void)si;
+	(void)uc;
+	if (in_item) {
+		in_item = 0;
+		siglongjmp(view_jmp, 1);
+	}
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+/* hr_server_run, one item at a time under the SIGBUS guard. */
+static int serve_guarded(struct hr_server *srv, unsigned max)
+{
+	volatile unsigned done = 0;
+
+	while (done < max) {
+		if (sigsetjmp(view_jmp, 1)) {
+			hr_server_abort(srv, -EFAULT);
+			done++;
+			continue;
+		}
+		in_item = 1;
+		int n = hr_server_run(srv, 1);
+		in_item = 0;
+		if (n < 0)
+			return n;
+		if (!n)
+			break;
+		done++;
+	}
+	return (int)done;
+}
 
 static void on_signal(int sig)
 {
@@ -49,6 +97,9 @@ static void drop(struct served *s, unsigned id)
 	hr_server_fini(&s->srv);
 	munmap(s->map, VGSP_HR_MAP_BYTES);
 	s->map = NULL;
+	if (s->view)
+		munmap(s->view, VGSP_HR_VIEW_BYTES);
+	s->view = NULL;
 	printf("vgsp-hostd: instance %u dropped\n", id);
 }
 
@@ -77,6 +128,9 @@ static int probe(int fd, int efd)
 	uint32_t id = VGSP_HR_MAX_INSTANCES - 1;
 	int ok = 1;
 
+	struct vgsp_hostd_attach_v1 old = { .version = 1, .event_fd = efd };
+
+	ok &= expect("attach_v1", ioctl(fd, VGSP_HOSTD_ATTACH_V1, &old), EPROTO);
 	ok &= expect("list_unattached", ioctl(fd, VGSP_HOSTD_LIST, &l), EPERM);
 	ok &= expect("kick_unattached", ioctl(fd, VGSP_HOSTD_KICK, &id), EPERM);
 	ok &= expect("mmap_unattached",
@@ -84,6 +138,9 @@ static int probe(int fd, int efd)
 	a.version = 99;
 	ok &= expect("attach_version", ioctl(fd, VGSP_HOSTD_ATTACH, &a), EPROTO);
 	a.version = VGSP_HR_VERSION;
+	a.features = 0x80;
+	ok &= expect("attach_features", ioctl(fd, VGSP_HOSTD_ATTACH, &a), EINVAL);
+	a.features = 0;
 	if (ioctl(fd, VGSP_HOSTD_ATTACH, &a)) {
 		printf("probe attach FAIL %s\n", strerror(errno));
 		return 0;
@@ -101,6 +158,10 @@ static int probe(int fd, int efd)
 	ok &= expect("mmap_past_ids",
 		     map_at(fd, VGSP_HR_MAP_BYTES, (off_t)VGSP_HR_MAX_INSTANCES *
 			    VGSP_HR_MAP_BYTES) == MAP_FAILED ? -1 : 0, EINVAL);
+	/* attached without the view: no guest RAM to map */
+	ok &= expect("mmap_view_not_asked",
+		     map_at(fd, 4096, (off_t)VGSP_HR_VIEW_OFF(0)) == MAP_FAILED ? -1 : 0,
+		     EINVAL);
 	return ok;
 }
 
@@ -109,6 +170,7 @@ int hostd_attach_main(int argc, char **argv)
 	int probe_only = 0;
 	const char *dev = "/dev/vgsp-hostd";
 	unsigned long long budget = ~0ull;
+	uint32_t features = VGSP_HR_FEAT_GUEST_VIEW;
 	static struct served tab[VGSP_HR_MAX_INSTANCES];
 
 	for (int i = 0; i < argc; i++) {
@@ -118,8 +180,10 @@ int hostd_attach_main(int argc, char **argv)
 			probe_only = 1;
 		} else if (!strcmp(argv[i], "--serve-items") && i + 1 < argc) {
 			budget = strtoull(argv[++i], NULL, 0);
+		} else if (!strcmp(argv[i], "--staged")) {
+			features = 0;
 		} else {
-			fprintf(stderr, "usage: vgsp-hostd attach [--dev PATH] [--serve-items N | --probe]\n");
+			fprintf(stderr, "usage: vgsp-hostd attach [--dev PATH] [--serve-items N] [--staged] | --probe\n");
 			return 2;
 		}
 	}
@@ -134,7 +198,8 @@ int hostd_attach_main(int argc, char **argv)
 		close(fd);
 		return ok ? 0 : 1;
 	}
-	struct vgsp_hostd_attach a = { .version = VGSP_HR_VERSION, .event_fd = efd };
+	struct vgsp_hostd_attach a = { .version = VGSP_HR_VERSION, .event_fd = efd,
+				       .features = features };
 	if (ioctl(fd, VGSP_HOSTD_ATTACH, &a)) {
 		int e = errno;
 		fprintf(stderr, "vgsp-hostd: attach refused: %s%s\n", strerror(e),
@@ -143,7 +208,11 @@ int hostd_attach_main(int argc, char **argv)
 	}
 	signal(SIGTERM, on_signal);
 	signal(SIGINT, on_signal);
-	printf("vgsp-hostd: attached to %s\n", dev);
+	struct sigaction sa = { .sa_sigaction = on_sigbus, .sa_flags = SA_SIGINFO };
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGBUS, &sa, NULL);
+	printf("vgsp-hostd: attached to %s (%s)\n", dev,
+	       features ? "guest memory mapped by hostd" : "guest memory staged by the kernel");
 	fflush(stdout);
 
 	while (!stop) {
@@ -173,12 +242,28 @@ int hostd_attach_main(int argc, char **argv)
 					drop(s, id);
 					continue;
 				}
+				/* its guest RAM: address space only, faulted page by page */
+				if (features & VGSP_HR_FEAT_GUEST_VIEW) {
+					void *v = mmap(NULL, VGSP_HR_VIEW_BYTES, PROT_READ | PROT_WRITE,
+						       MAP_SHARED | MAP_NORESERVE, fd,
+						       (off_t)VGSP_HR_VIEW_OFF(id));
+					if (v == MAP_FAILED ||
+					    hr_server_set_view(&s->srv, v, 0, VGSP_HR_VIEW_BYTES)) {
+						fprintf(stderr, "vgsp-hostd: instance %u: no guest-RAM view: %s\n",
+							id, strerror(errno));
+						if (v != MAP_FAILED)
+							munmap(v, VGSP_HR_VIEW_BYTES);
+						drop(s, id);
+						continue;
+					}
+					s->view = v;
+				}
 				printf("vgsp-hostd: serving instance %u\n", id);
 			}
 			if (!s->map || !budget)
 				continue;
 			unsigned max = budget < 64 ? (unsigned)budget : 64;
-			int n = hr_server_run(&s->srv, max);
+			int n = serve_guarded(&s->srv, max);
 			if (n < 0) {
 				fprintf(stderr, "vgsp-hostd: instance %u: broken ring\n", id);
 				drop(s, id);
@@ -202,9 +287,12 @@ int hostd_attach_main(int argc, char **argv)
 	}
 	for (unsigned id = 0; id < VGSP_HR_MAX_INSTANCES; id++) {
 		if (tab[id].map) {
-			printf("vgsp-hostd: instance %u served %llu items, %llu errors\n", id,
+			printf("vgsp-hostd: instance %u served %llu items, %llu errors, %llu bytes "
+			       "through the view, %llu view faults\n", id,
 			       (unsigned long long)tab[id].srv.st.completed,
-			       (unsigned long long)tab[id].srv.st.errors);
+			       (unsigned long long)tab[id].srv.st.errors,
+			       (unsigned long long)tab[id].srv.st.view_bytes,
+			       (unsigned long long)tab[id].srv.st.view_faults);
 			drop(&tab[id], id);
 		}
 	}

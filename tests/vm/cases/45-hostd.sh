@@ -9,6 +9,13 @@
 # sleeps while idle; a hostd that dies with an item pending makes that item
 # fail with EIO and the instance failed; a new hostd re-attaches, leaves
 # the failed instances alone and serves a new one.
+# Guest RAM (vgsp-vfiotest dmahold plays the VMM: device open, 2 MiB mapped
+# for DMA): a hostd that maps it itself (the default) gets no staged bytes;
+# a copy FB -> guest RAM -> FB through its view is verified by the kernel;
+# pages are pinned while mapped, zapped and unpinned when the VMM unmaps
+# them (a later access is a SIGBUS hostd survives: that item fails with
+# EFAULT), when hostd dies and when the device closes; a --staged hostd
+# still gets them staged.
 # rig-timeout: 300
 . /lib/rig.sh
 
@@ -23,6 +30,27 @@ fi
 ist() { awk -v u="$1" -v k="$2" '$1 == "instance" && $3 == u {
 	for (i = 4; i < NF; i += 2) if ($i == k) print $(i + 1) }' $S/state; }
 iid() { awk -v u="$1" '$1 == "instance" && $3 == u { print $2 }' $S/state; }
+# wait_file PATH: up to 10 s for it to exist
+wait_file() {
+	_i=0
+	while [ ! -e "$1" ] && [ $_i -lt 100 ]; do
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+}
+# dmahold UUID DIR: a VMM for UUID with 2 MiB of guest RAM at IOVA 0x100000
+dmahold() {
+	rm -rf "$2"
+	mkdir -p "$2"
+	vgsp-vfiotest dmahold "$1" 0x100000 2048 "$2" > "$2/log" 2>&1 &
+	vmm=$!
+	wait_file "$2/ready"
+}
+# vmm_stop DIR: that VMM closes the device
+vmm_stop() {
+	touch "$1/stop"
+	wait $vmm
+}
 # wait_kv KEY VALUE: up to 10 s for the state file to say so
 wait_kv() {
 	_i=0
@@ -58,18 +86,19 @@ eq hostd.refused.counter "$(kv $S/state create_refused)" 1
 # --- the device's refusals (the probe attaches, then detaches) ---------------
 $BIN attach --probe > /tmp/probe.log 2>&1
 eq hostd.probe.exit $? 0
-for n in list_unattached kick_unattached mmap_unattached attach_version attach_twice \
-	 kick_absent kick_out_of_range ioctl_unknown mmap_absent mmap_short mmap_past_ids; do
+for n in attach_v1 list_unattached kick_unattached mmap_unattached attach_version \
+	 attach_features attach_twice kick_absent kick_out_of_range ioctl_unknown mmap_absent \
+	 mmap_short mmap_past_ids mmap_view_not_asked; do
 	check "hostd.probe.$n" "$(grep "^probe $n " /tmp/probe.log)" grep -q "^probe $n OK" /tmp/probe.log
 done
 eq hostd.probe.counters "$(kv $S/state bad_ioctls) $(kv $S/state attach_refused) $(kv $S/state attaches) $(kv $S/state deaths) $(kv $S/state attached)" \
-	"6 1 1 1 0"
+	"8 1 1 1 0"
 
 # --- attach; a second attacher is refused -----------------------------------
 $BIN attach > /tmp/hostd1.log 2>&1 &
 h1=$!
 wait_kv attached 1
-eq hostd.attach "$(kv $S/state attached) $(kv $S/state attaches)" "1 2"
+eq hostd.attach "$(kv $S/state attached) $(kv $S/state attaches) $(kv $S/state features)" "1 2 1"
 $BIN attach > /tmp/hostd2.log 2>&1
 eq hostd.second.exit $? 3
 check hostd.second.msg "no EBUSY line: $(cat /tmp/hostd2.log)" \
@@ -95,6 +124,44 @@ eq hostd.ring.errors "$(ist "$u1" item_errors) $(ist "$u1" bad_index) $(ist "$u1
 	"0 0 0 0"
 eq hostd.ring.state "$(ist "$u1" state)" serving
 check hostd.served "hostd did not report serving $id1" grep -q "serving instance $id1\$" /tmp/hostd1.log
+
+# --- guest RAM through hostd's view (pinned on fault, no staging) ---------
+dmahold "$u1" /tmp/dma1
+check hostd.view.vmm "dmahold did not map: $(cat /tmp/dma1/log)" test -e /tmp/dma1/ready
+eq hostd.view.pinned0 "$(ist "$u1" pinned)" 0
+check hostd.view.selftest "1 MiB FB -> guest RAM -> FB through the view failed" \
+	sh -c "echo '$id1 1048576 100000' > $S/selftest"
+# 8 items each way; every guest-RAM byte went through the view, none staged
+eq hostd.view.ring "$(ist "$u1" items) $(ist "$u1" bytes) $(ist "$u1" view_bytes) $(ist "$u1" item_errors)" \
+	"24 3145728 2097152 0"
+eq hostd.view.pinned "$(ist "$u1" pinned) $(ist "$u1" refused) $(ist "$u1" zaps)" "256 0 0"
+check hostd.view.faults "no view faults: $(ist "$u1" faults)" test "$(ist "$u1" faults)" -ge 256
+# the VMM unmaps: zapped from hostd's mapping and unpinned at once
+touch /tmp/dma1/unmap
+wait_file /tmp/dma1/unmapped
+eq hostd.view.unmap "$(ist "$u1" pinned) $(ist "$u1" zaps)" "0 1"
+# hostd's next access there is refused (SIGBUS): that item fails, hostd lives
+if sh -c "echo '$id1 4096 100000' > $S/selftest" 2>/tmp/st.err; then
+	fail hostd.view.unmapped_refused "a copy to unmapped guest RAM succeeded"
+else
+	check hostd.view.unmapped_refused "not EFAULT: $(cat /tmp/st.err)" grep -q 'Bad address' /tmp/st.err
+fi
+eq hostd.view.sigbus "$(ist "$u1" refused) $(ist "$u1" item_errors) $(ist "$u1" state)" "1 1 serving"
+check hostd.view.alive "hostd died on the refused page" kill -0 $h1
+vmm_stop /tmp/dma1
+# a new VMM maps it again: pinned while mapped, released when it closes ...
+dmahold "$u1" /tmp/dma2
+check hostd.view.again "copy through the view after a remap failed" \
+	sh -c "echo '$id1 65536 100000' > $S/selftest"
+eq hostd.view.pinned2 "$(ist "$u1" pinned)" 16
+vmm_stop /tmp/dma2
+eq hostd.view.close "$(ist "$u1" pinned)" 0
+# ... and when hostd dies (below)
+dmahold "$u1" /tmp/dma2
+check hostd.view.again2 "copy through the view after a reopen failed" \
+	sh -c "echo '$id1 65536 100000' > $S/selftest"
+eq hostd.view.pinned3 "$(ist "$u1" pinned) $(ist "$u1" item_errors)" "16 1"
+
 # no polling when idle: hostd and vgsp.ko use no CPU in 2 s without work
 t0=$(cpu_ticks $h1)
 sleep 2
@@ -105,12 +172,14 @@ kill -9 $h1
 wait $h1 2>/dev/null
 wait_kv attached 0
 eq hostd.death1 "$(kv $S/state attached) $(kv $S/state deaths) $(ist "$u1" state)" "0 2 failed"
+eq hostd.death1.unpinned "$(ist "$u1" pinned)" 0
+vmm_stop /tmp/dma2
 if sh -c "echo '$id1 4096' > $S/selftest" 2>/tmp/st.err; then
 	fail hostd.failed_refuses "a failed instance ran work"
 else
 	check hostd.failed_refuses "not EIO: $(cat /tmp/st.err)" grep -qE 'I/O error|Input/output error' /tmp/st.err
 fi
-eq hostd.failed_items "$(ist "$u1" failed_items) $(ist "$u1" items)" "1 8"
+eq hostd.failed_items "$(ist "$u1" failed_items) $(ist "$u1" items)" "1 29"
 if u=$(mk h100-10g 2>/dev/null); then
 	fail hostd.refused_after_death "created with no hostd attached"
 	rm_inst "$u"
@@ -138,15 +207,23 @@ wait_kv attached 0
 eq hostd.death2 "$(kv $S/state deaths) $(ist "$u2" state) $(ist "$u2" failed_items)" "3 failed 1"
 check hostd.death.dmesg "no detach line" test "$(dmesg_count 'vgsp: hostd detached')" -ge 2
 
-# --- a restarted hostd: failed instances stay failed, a new one is served ---
-$BIN attach > /tmp/hostd4.log 2>&1 &
+# --- a restarted hostd (staged: an older hostd's way): failed instances ---
+# --- stay failed, a new one is served, its guest RAM staged by the kernel --
+$BIN attach --staged > /tmp/hostd4.log 2>&1 &
 h3=$!
 wait_kv attaches 4
+eq hostd.staged.features "$(kv $S/state features)" 0
 if u3=$(mk h100-10g); then
 	id3=$(iid "$u3")
 	check hostd.restart.selftest "copy through the new hostd failed" \
 		sh -c "echo '$id3 262144' > $S/selftest"
 	eq hostd.restart.ring "$(ist "$u3" items) $(ist "$u3" completions) $(ist "$u3" item_errors)" "2 2 0"
+	dmahold "$u3" /tmp/dma3
+	check hostd.staged.selftest "copy through staged guest RAM failed" \
+		sh -c "echo '$id3 262144 100000' > $S/selftest"
+	eq hostd.staged.ring "$(ist "$u3" items) $(ist "$u3" view_bytes) $(ist "$u3" pinned) $(ist "$u3" item_errors)" \
+		"6 0 0 0"
+	vmm_stop /tmp/dma3
 else
 	fail hostd.restart.create "create refused after re-attach"
 fi

@@ -14,6 +14,12 @@
  *                            (t_fuzz.c); the seed is printed
  *   mmap <uuid>              BAR3 mapped by the user (bar3_mmap=1, t_mmap.c)
  *   bar1 <uuid>              BAR1 mapped by the user (bar1_mmap=1, t_bar1.c)
+ *   dmahold <uuid> <iova> <kib> <dir>
+ *                            a VMM's part for hostd's guest-RAM view: open,
+ *                            Bus Master on, <kib> KiB mapped for DMA at
+ *                            <iova>, touch <dir>/ready; then <dir>/unmap
+ *                            (made by the caller) unmaps it and touches
+ *                            <dir>/unmapped, <dir>/stop closes
  * Exit status 0 when no check failed.
  */
 #include <errno.h>
@@ -25,6 +31,7 @@
 #include <string.h>
 #include <sys/eventfd.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 #include "rig.h"
@@ -200,6 +207,61 @@ static int cmd_mmap(const char *uuid)
 	return n_fail != 0;
 }
 
+static void touch(const char *dir, const char *name)
+{
+	char path[PATH_MAX];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	fd = open(path, O_WRONLY | O_CREAT, 0644);
+	if (fd >= 0)
+		close(fd);
+}
+
+static bool exists(const char *dir, const char *name)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return access(path, F_OK) == 0;
+}
+
+static int cmd_dmahold(const char *uuid, uint64_t iova, uint64_t kib, const char *dir)
+{
+	struct vfio_iommu_type1_dma_map m = {
+		.argsz = sizeof(m), .flags = VFIO_DMA_MAP_FLAG_READ | VFIO_DMA_MAP_FLAG_WRITE,
+		.iova = iova, .size = kib << 10,
+	};
+	struct vfio_iommu_type1_dma_unmap u = {
+		.argsz = sizeof(u), .iova = iova, .size = kib << 10,
+	};
+	struct timespec ts = { 0, 50 * 1000 * 1000 };
+	struct vdev d;
+	void *mem;
+
+	if (vdev_open(&d, uuid, true))
+		return 1;
+	mem = mmap(NULL, m.size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (mem == MAP_FAILED)
+		return 1;
+	m.vaddr = (uintptr_t)mem;
+	if (cfg_w16(&d, 4, cfg16(&d, 4) | 0x6) || ioctl(d.container, VFIO_IOMMU_MAP_DMA, &m)) {
+		printf("dmahold: map: %s\n", strerror(errno));
+		return 1;
+	}
+	touch(dir, "ready");
+	while (!exists(dir, "stop")) {
+		if (exists(dir, "unmap") && !exists(dir, "unmapped")) {
+			if (ioctl(d.container, VFIO_IOMMU_UNMAP_DMA, &u))
+				printf("dmahold: unmap: %s\n", strerror(errno));
+			touch(dir, "unmapped");
+		}
+		nanosleep(&ts, NULL);
+	}
+	vdev_close(&d);
+	return 0;
+}
+
 static int cmd_bar1(const char *uuid)
 {
 	struct vdev d;
@@ -230,6 +292,9 @@ int main(int argc, char **argv)
 		return cmd_mmap(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "bar1"))
 		return cmd_bar1(argv[2]);
-	fprintf(stderr, "usage: vgsp-vfiotest full|smoke|mmap|bar1 <uuid> | hold <uuid> <s> <ready> [min] | cycle <type> <n> | stress <uuid> <t> <n> | fuzz <uuid> <seed> <s>\n");
+	if (argc == 6 && !strcmp(argv[1], "dmahold"))
+		return cmd_dmahold(argv[2], strtoull(argv[3], NULL, 0), strtoull(argv[4], NULL, 0),
+				   argv[5]);
+	fprintf(stderr, "usage: vgsp-vfiotest full|smoke|mmap|bar1 <uuid> | hold <uuid> <s> <ready> [min] | cycle <type> <n> | stress <uuid> <t> <n> | fuzz <uuid> <seed> <s> | dmahold <uuid> <iova> <kib> <dir>\n");
 	return 2;
 }
