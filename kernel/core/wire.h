@@ -3,7 +3,8 @@
  * Little-endian field access in byte buffers copied from guest memory.
  * Guest structures are never cast to C structs: offsets are explicit and
  * every access goes through these helpers, so alignment and padding of
- * the host compiler never matter.
+ * the host compiler never matter. Each reads through one pointer (b + off)
+ * so that the compiler can merge the bytes into one load or store.
  */
 #ifndef VGSP_GSP_WIRE_H
 #define VGSP_GSP_WIRE_H
@@ -12,27 +13,37 @@
 
 static inline u32 vgsp_get32(const u8 *b, u32 off)
 {
-	return (u32)b[off] | (u32)b[off + 1] << 8 | (u32)b[off + 2] << 16 |
-	       (u32)b[off + 3] << 24;
+	const u8 *p = b + off;
+
+	return (u32)p[0] | (u32)p[1] << 8 | (u32)p[2] << 16 |
+	       (u32)p[3] << 24;
 }
 
 static inline u64 vgsp_get64(const u8 *b, u32 off)
 {
-	return (u64)vgsp_get32(b, off) | (u64)vgsp_get32(b, off + 4) << 32;
+	const u8 *p = b + off;
+
+	return (u64)p[0] | (u64)p[1] << 8 | (u64)p[2] << 16 |
+	       (u64)p[3] << 24 | (u64)p[4] << 32 | (u64)p[5] << 40 |
+	       (u64)p[6] << 48 | (u64)p[7] << 56;
 }
 
 static inline void vgsp_put16(u8 *b, u32 off, u16 v)
 {
-	b[off] = v & 0xff;
-	b[off + 1] = v >> 8;
+	u8 *p = b + off;
+
+	p[0] = v & 0xff;
+	p[1] = v >> 8;
 }
 
 static inline void vgsp_put32(u8 *b, u32 off, u32 v)
 {
-	b[off] = v & 0xff;
-	b[off + 1] = (v >> 8) & 0xff;
-	b[off + 2] = (v >> 16) & 0xff;
-	b[off + 3] = v >> 24;
+	u8 *p = b + off;
+
+	p[0] = v & 0xff;
+	p[1] = (v >> 8) & 0xff;
+	p[2] = (v >> 16) & 0xff;
+	p[3] = v >> 24;
 }
 
 static inline void vgsp_put64(u8 *b, u32 off, u64 v)

@@ -63,6 +63,15 @@ struct vgsp_abi {
 
 	/* RPC length field of a header (the transport sizes checksums by it). */
 	u32 (*rpc_length)(const u8 *hdr);
+	/*
+	 * How many bytes (header included) the handler of a one-slot
+	 * request may read, from its first @have bytes: at least the
+	 * header length, more where a handler reads a structure or params
+	 * past it. The transport gathers that much of the slot (no more)
+	 * and hands it to handle() as @len. 0xffffffff: the whole slot
+	 * (@have too short to tell).
+	 */
+	u32 (*rpc_reach)(const u8 *rpc, u32 have);
 	/* Bytes a reply to a command of @len bytes may take at most. */
 	u32 (*max_reply)(u32 len);
 

@@ -276,6 +276,7 @@ int vgsp_gsp_create(struct vgsp_dev *dev)
 	    !gsp->big_rep || vgsp_obj_init(&gsp->objs))
 		goto err;
 	dev->gsp = gsp;
+	vgsp_intr_init(gsp);
 	gsp_state_reset(gsp);
 	gsp->worker = vgsp_os->worker_start("vgsp-gsp", gsp_work, gsp);
 	if (!gsp->worker)

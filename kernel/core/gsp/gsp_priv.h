@@ -25,6 +25,12 @@
 #define VGSP_ELEM_COUNT		0x28
 #define VGSP_ELEM_HDR		0x30		/* RPC header follows */
 #define VGSP_ELEM_MIN_RPC	0x20		/* smallest RPC (header only) */
+/*
+ * A command's first bytes, read before the rest: the element header, the
+ * RPC header and the start of its payload, enough for rpc_reach to size
+ * a small RPC (abi.h).
+ */
+#define VGSP_RX_FIRST		0x80
 
 /* msgqTxHeader / msgqRxHeader */
 #define VGSP_TXH_VERSION	0x00
@@ -218,6 +224,9 @@ enum vgsp_boot_state {
 	VGSP_BOOT_FAILED,	/* boot arguments unusable: until reset */
 };
 
+/* Queue pages one pass touches: both headers, a command and a reply slot. */
+#define VGSP_SHM_XLAT		4
+
 /* Shared region: page table + command queue + status queue (§C.6). */
 struct vgsp_msgq {
 	u64 shm_pa;			/* page 0 (the page table itself) */
@@ -238,6 +247,11 @@ struct vgsp_msgq {
 	u32 rep_have;			/* bytes of it in big_rep; zeros after */
 	u64 rep_since_ns;		/* last progress of that reply */
 	bool tx_blocked;		/* last pass stopped: status queue full */
+	/* Region pages translated in this pass only (shm.c: vgsp_shm_pass) */
+	bool xl_on;
+	u8 xl_n;
+	u32 xl_page[VGSP_SHM_XLAT];
+	u64 xl_pa[VGSP_SHM_XLAT];
 };
 
 #define VGSP_FSP_EMEM_SIZE	1024	/* channel 0 */
@@ -277,6 +291,8 @@ struct vgsp_gsp {
 	/* Interrupt tree (§B.7): enables live here, pending in the regs. */
 	u32 leaf_en[VGSP_INTR_LEAVES];
 	u32 top_en;
+	/* Register slots every reply sets (vgsp_intr_init); -1: none */
+	int reg_irqstat, reg_gsp_leaf;
 
 	/* Guest driver negotiated by SET_GUEST_SYSTEM_INFO. */
 	bool version_ok;
@@ -354,6 +370,8 @@ void vgsp_fsp_reset(struct vgsp_gsp *gsp);
 #define VGSP_INTR_NREGS		7
 extern const struct vgsp_reg vgsp_intr_regs[VGSP_INTR_NREGS];
 void vgsp_intr_reset(struct vgsp_gsp *gsp);
+/* Look up the registers vgsp_intr_gsp_raise sets (once: the map is fixed). */
+void vgsp_intr_init(struct vgsp_gsp *gsp);
 /* Status queue gained messages: SWGEN0, leaf bit, MSI-X when enabled. */
 void vgsp_intr_gsp_raise(struct vgsp_gsp *gsp);
 /* Re-deliver if the GSP interrupt is still pending (retrigger). */
@@ -363,6 +381,12 @@ void vgsp_intr_gsp_retrigger(struct vgsp_gsp *gsp);
 /* shm.c: the shared region through the guest's page table */
 int vgsp_shm_read(struct vgsp_gsp *gsp, u64 off, void *buf, u32 len);
 int vgsp_shm_write(struct vgsp_gsp *gsp, u64 off, const void *buf, u32 len);
+/*
+ * A queue pass begins (@on) or ends: in between, each region page is
+ * walked once. Ended before the trap or worker pass returns, so nothing
+ * the guest can change is kept beyond it.
+ */
+void vgsp_shm_pass(struct vgsp_gsp *gsp, bool on);
 
 /* msgq.c */
 int vgsp_msgq_link(struct vgsp_gsp *gsp, u64 shm_pa, u32 npages,

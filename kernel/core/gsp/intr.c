@@ -93,13 +93,37 @@ bool vgsp_gsp_nonstall_raise(struct vgsp_dev *dev, u32 engine_type)
 	return true;
 }
 
+void vgsp_intr_init(struct vgsp_gsp *gsp)
+{
+	const struct vgsp_regmodel *rm = &gsp->dev->regs;
+	unsigned int leaf = gsp->chip->irq_vector / 32;
+
+	gsp->reg_irqstat = vgsp_regmodel_find(rm, VGSP_GSP_FALCON_BASE +
+					      VGSP_FLCN_IRQSTAT);
+	gsp->reg_gsp_leaf = leaf < VGSP_INTR_LEAVES ?
+			    vgsp_regmodel_find(rm, INTR_LEAF(leaf)) : -1;
+}
+
+/*
+ * Every reply: SWGEN0, the leaf bit, MSI-X when armed. The slots were
+ * looked up once (five register lookups per reply were a measurable
+ * part of a small RPC under TCG).
+ */
 void vgsp_intr_gsp_raise(struct vgsp_gsp *gsp)
 {
-	u32 irq = VGSP_GSP_FALCON_BASE + VGSP_FLCN_IRQSTAT;
+	u32 *val = gsp->dev->regs.values;
+	u32 vector = gsp->chip->irq_vector, bit = 1U << (vector % 32);
+	unsigned int leaf = vector / 32;
 
-	vgsp_gsp_reg_set(gsp, irq, vgsp_gsp_reg(gsp, irq) | VGSP_IRQ_SWGEN0);
-	set_pending(gsp, gsp->chip->irq_vector);
-	deliver_if_armed(gsp, gsp->chip->irq_vector);
+	if (gsp->reg_irqstat >= 0)
+		val[gsp->reg_irqstat] |= VGSP_IRQ_SWGEN0;
+	if (gsp->reg_gsp_leaf < 0)
+		return;
+	val[gsp->reg_gsp_leaf] |= bit;
+	if ((gsp->leaf_en[leaf] & bit) && (gsp->top_en & top_bit(leaf))) {
+		gsp->st.e.irqs++;
+		vgsp_dev_raise_irq(gsp->dev, MSIX_VECTOR);
+	}
 }
 
 void vgsp_intr_gsp_retrigger(struct vgsp_gsp *gsp)

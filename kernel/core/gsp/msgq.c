@@ -213,26 +213,51 @@ static int consume(struct vgsp_gsp *gsp, u32 new_rptr)
 	return 0;
 }
 
-/* Gather a message of @elems slots starting at @slot into gsp->rx. */
+/*
+ * Gather bytes [@from, @to) of the message starting at @slot into gsp->rx
+ * (the message is contiguous there, its slots wrap in the queue).
+ */
 static int gather(struct vgsp_gsp *gsp, const struct cmdq_view *v, u32 slot,
-		  u32 first, u32 elems)
+		  u32 from, u32 to)
 {
-	u32 k;
-
-	for (k = first; k < elems; k++) {
+	while (from < to) {
+		u32 k = from / VGSP_MSG_SLOT, in = from % VGSP_MSG_SLOT;
+		u32 n = VGSP_MSG_SLOT - in;
 		u32 s = (slot + k) % v->count;
 
+		if (n > to - from)
+			n = to - from;
 		if (vgsp_shm_read(gsp, gsp->q.cmdq_off + v->entry_off +
-				  s * VGSP_MSG_SLOT,
-				  gsp->rx + k * VGSP_MSG_SLOT, VGSP_MSG_SLOT)) {
+				  s * VGSP_MSG_SLOT + in, gsp->rx + from, n)) {
 			gsp->st.e.shm_errors++;
 			return -EFAULT;
 		}
+		from += n;
 	}
 	return 0;
 }
 
-static void dispatch(struct vgsp_gsp *gsp, u32 elems, u64 doorbell_ns)
+/*
+ * The bytes of a one-slot message to gather: its checksummed span
+ * (ROUND8(element header + RPC length)) and whatever its handler may read
+ * past it (the ABI's rpc_reach), within the slot. Copying the whole slot
+ * costs more than the rest of a small RPC under TCG.
+ */
+static u32 rx_span(struct vgsp_gsp *gsp, u32 rpc_len)
+{
+	u32 want = ROUND8(VGSP_ELEM_HDR + rpc_len);
+	u32 reach = gsp->abi->rpc_reach(gsp->rx + VGSP_ELEM_HDR,
+					VGSP_RX_FIRST - VGSP_ELEM_HDR);
+
+	if (reach >= VGSP_MSG_SLOT - VGSP_ELEM_HDR)
+		return VGSP_MSG_SLOT;
+	if (VGSP_ELEM_HDR + reach > want)
+		want = VGSP_ELEM_HDR + reach;
+	return want < VGSP_RX_FIRST ? VGSP_RX_FIRST : want;
+}
+
+/* @got: bytes of the message in gsp->rx (the handler reads no further). */
+static void dispatch(struct vgsp_gsp *gsp, u32 got, u64 doorbell_ns)
 {
 	struct vgsp_rpc_outcome out;
 	u64 lat = 0;
@@ -241,8 +266,7 @@ static void dispatch(struct vgsp_gsp *gsp, u32 elems, u64 doorbell_ns)
 	memset(&out, 0, sizeof(out));
 	vgsp_trace_rpc_begin(gsp, gsp->rx + VGSP_ELEM_HDR, 0);
 	len = gsp->abi->handle(gsp, gsp->rx + VGSP_ELEM_HDR,
-			       elems * VGSP_MSG_SLOT - VGSP_ELEM_HDR,
-			       gsp->tx + VGSP_ELEM_HDR,
+			       got - VGSP_ELEM_HDR, gsp->tx + VGSP_ELEM_HDR,
 			       VGSP_MSG_MAX - VGSP_ELEM_HDR, &out);
 	vgsp_trace_rpc_end(gsp, &out, len);
 	/* process() read the queue header for this command: no second read */
@@ -423,25 +447,34 @@ static bool large_append(struct vgsp_gsp *gsp, u32 rpc_len)
 	return q->big_have == q->big_total;
 }
 
-/* @deadline_ns: the fast path's (0: the worker's batch, any command). */
-static bool process(struct vgsp_gsp *gsp, u64 doorbell_ns, u64 deadline_ns)
+/*
+ * @deadline_ns: the fast path's (0: the worker's batch, any command).
+ * The queue header is read once per pass: a command queued after that
+ * read comes with its own doorbell, which runs another pass.
+ */
+static bool process_pass(struct vgsp_gsp *gsp, u64 doorbell_ns,
+			 u64 deadline_ns)
 {
 	struct vgsp_msgq *q = &gsp->q;
 	struct cmdq_view v;
+	bool fresh = false, reread = true;
 	u32 budget;
 
-	for (budget = 0; budget < BATCH; budget++) {
-		u32 avail, elems, rpc_len, need, next, fn, total;
+	for (budget = 0; budget < BATCH; budget++, fresh = false) {
+		u32 avail, elems, rpc_len, need, next, fn, total, got;
 
-		vgsp_yield();
-		/* The fast path leaves large replies and late work to the worker. */
-		if (deadline_ns && (q->rep_len || (budget && vgsp_now_ns() >= deadline_ns)))
+		/* The fast path leaves large replies to the worker. */
+		if (deadline_ns && q->rep_len)
 			return true;
 		/* A large reply goes out whole before the next command. */
 		if (q->rep_len && send_pending(gsp))
 			return true;
-		if (read_cmdq(gsp, &v))
-			return false;
+		if (reread) {
+			if (read_cmdq(gsp, &v))
+				return false;
+			fresh = true;
+			reread = false;
+		}
 		if (q->cmd_rptr >= v.count) {
 			/* The guest shrank its queue under us: resync. */
 			gsp->st.e.cmdq_hdr_bad++;
@@ -451,7 +484,13 @@ static bool process(struct vgsp_gsp *gsp, u64 doorbell_ns, u64 deadline_ns)
 		avail = (v.wptr + v.count - q->cmd_rptr) % v.count;
 		if (!avail)
 			return false;
-		if (gather(gsp, &v, q->cmd_rptr, 0, 1))
+		if (budget) {
+			vgsp_yield();
+			/* and late work: no command is begun past the deadline */
+			if (deadline_ns && vgsp_now_ns() >= deadline_ns)
+				return true;
+		}
+		if (gather(gsp, &v, q->cmd_rptr, 0, VGSP_RX_FIRST))
 			return false;
 		elems = vgsp_get32(gsp->rx, VGSP_ELEM_COUNT);
 		if (!elems || elems > VGSP_MSG_MAX_ELEMS || elems > avail) {
@@ -464,8 +503,6 @@ static bool process(struct vgsp_gsp *gsp, u64 doorbell_ns, u64 deadline_ns)
 		if (deadline_ns && elems > 1)
 			return true;	/* not small: the worker's */
 		next = (q->cmd_rptr + elems) % v.count;
-		if (gather(gsp, &v, q->cmd_rptr, 1, elems))
-			return false;
 		rpc_len = gsp->abi->rpc_length(gsp->rx + VGSP_ELEM_HDR);
 		if (rpc_len < VGSP_ELEM_MIN_RPC ||
 		    rpc_len > elems * VGSP_MSG_SLOT - VGSP_ELEM_HDR) {
@@ -474,6 +511,10 @@ static bool process(struct vgsp_gsp *gsp, u64 doorbell_ns, u64 deadline_ns)
 			consume(gsp, next);
 			continue;
 		}
+		/* One slot: only what the RPC spans; more: every slot. */
+		got = elems == 1 ? rx_span(gsp, rpc_len) : elems * VGSP_MSG_SLOT;
+		if (gather(gsp, &v, q->cmd_rptr, VGSP_RX_FIRST, got))
+			return false;
 		if (vgsp_msgq_checksum(gsp->rx,
 				       ROUND8(VGSP_ELEM_HDR + rpc_len))) {
 			gsp->st.e.checksum_bad++;
@@ -517,14 +558,19 @@ static bool process(struct vgsp_gsp *gsp, u64 doorbell_ns, u64 deadline_ns)
 			gsp->abi->max_reply(elems * VGSP_MSG_SLOT -
 					    VGSP_ELEM_HDR), VGSP_MSG_SLOT);
 		if (stat_free(q, v.cpu_rptr) < need) {
-			gsp->st.e.statq_full++;
 			q->rx_seq--;
+			if (!fresh) {
+				/* The guest may have drained since: look again. */
+				reread = true;
+				continue;
+			}
+			gsp->st.e.statq_full++;
 			return false;
 		}
 		gsp->st.e.msgs_rx++;
 		if (deadline_ns)
 			gsp->st.e.rpcs_inline++;
-		dispatch(gsp, elems, doorbell_ns);
+		dispatch(gsp, got, doorbell_ns);
 		/*
 		 * Consumed once answered: a reader of both pointers sees
 		 * the reply no later than the consumption.
@@ -533,6 +579,17 @@ static bool process(struct vgsp_gsp *gsp, u64 doorbell_ns, u64 deadline_ns)
 			return false;
 	}
 	return true;
+}
+
+/* Queue pages are translated once per pass, never across passes (shm.c). */
+static bool process(struct vgsp_gsp *gsp, u64 doorbell_ns, u64 deadline_ns)
+{
+	bool more;
+
+	vgsp_shm_pass(gsp, true);
+	more = process_pass(gsp, doorbell_ns, deadline_ns);
+	vgsp_shm_pass(gsp, false);
+	return more;
 }
 
 bool vgsp_msgq_process(struct vgsp_gsp *gsp, u64 doorbell_ns)

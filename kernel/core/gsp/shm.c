@@ -5,9 +5,11 @@
  * PTE[X / 4K] + X % 4K. The table itself is the first pages of the region:
  * entry i sits at region offset 8*i, i.e. in page (8*i)/4K, whose address
  * is entry (8*i)/4K (< i), and page 0 is the address from the boot args.
- * Every access walks the table again: nothing the guest can later change
- * or unmap is cached. Both go through the frontend's "hot" path, which may
- * keep these few pages pinned (the pages themselves, not copies).
+ * The table is walked again on every access, except within one queue pass
+ * (vgsp_shm_pass: one BAR trap or worker pass, under the device lock),
+ * which walks each page once; nothing the guest can later change or unmap
+ * is kept beyond that. Both go through the frontend's "hot" path, which
+ * may keep these few pages pinned (the pages themselves, not copies).
  */
 #include "gsp_priv.h"
 
@@ -41,6 +43,35 @@ static int pte_get(struct vgsp_gsp *gsp, u32 page, u64 *pa, unsigned int depth)
 	return 0;
 }
 
+void vgsp_shm_pass(struct vgsp_gsp *gsp, bool on)
+{
+	gsp->q.xl_on = on;
+	gsp->q.xl_n = 0;
+}
+
+/* The address of region page @page: walked, or this pass's translation. */
+static int xlat(struct vgsp_gsp *gsp, u32 page, u64 *pa)
+{
+	struct vgsp_msgq *q = &gsp->q;
+	unsigned int i;
+	int ret;
+
+	if (!q->xl_on)
+		return pte_get(gsp, page, pa, 0);
+	for (i = 0; i < q->xl_n; i++) {
+		if (q->xl_page[i] == page) {
+			*pa = q->xl_pa[i];
+			return 0;
+		}
+	}
+	ret = pte_get(gsp, page, pa, 0);
+	if (!ret && q->xl_n < VGSP_SHM_XLAT) {
+		q->xl_page[q->xl_n] = page;
+		q->xl_pa[q->xl_n++] = *pa;
+	}
+	return ret;
+}
+
 static int shm_xfer(struct vgsp_gsp *gsp, u64 off, void *buf, u32 len,
 		    bool write)
 {
@@ -57,7 +88,7 @@ static int shm_xfer(struct vgsp_gsp *gsp, u64 off, void *buf, u32 len,
 
 		if (chunk > len)
 			chunk = len;
-		ret = pte_get(gsp, (u32)(off / VGSP_PAGE_SIZE), &pa, 0);
+		ret = xlat(gsp, (u32)(off / VGSP_PAGE_SIZE), &pa);
 		if (!ret)
 			ret = write ?
 			      vgsp_dev_dma_write_hot(gsp->dev, pa + in_page,

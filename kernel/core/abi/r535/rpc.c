@@ -538,6 +538,56 @@ u32 r535_rpc_total(const u8 *rpc, u32 len)
 	return total > 0xffffffffULL ? 0xffffffffU : (u32)total;
 }
 
+/*
+ * What each handler above reads at most: the structure it checks against
+ * c->avail, and for ALLOC and CONTROL the params that follow (535.261.03's
+ * ALLOC header length omits them). Handlers only read what they are
+ * given, so a function missing here is refused (too short), never misread.
+ */
+u32 r535_rpc_reach(const u8 *rpc, u32 have)
+{
+	u32 len = r535_rpc_length(rpc), fixed = 0, size_off = 0;
+	u64 reach;
+
+	switch (r535_rpc_function(rpc)) {
+	case R535_FN_SET_GUEST_SYSTEM_INFO:
+		fixed = R535_SGSI_SIZE;
+		break;
+	case R535_FN_GSP_RM_ALLOC:
+		fixed = R535_ALLOC_PARAMS;
+		size_off = R535_ALLOC_PARAMS_SIZE;
+		break;
+	case R535_FN_GSP_RM_CONTROL:
+		fixed = R535_CTRL_PARAMS;
+		size_off = R535_CTRL_PARAMS_SIZE;
+		break;
+	case R535_FN_FREE:
+		fixed = R535_FREE_SIZE;
+		break;
+	case R535_FN_DUP_OBJECT:
+		fixed = R535_DUP_SIZE;
+		break;
+	case R535_FN_UNLOADING_GUEST_DRIVER:
+		fixed = R535_UNLOAD_SIZE;
+		break;
+	case R535_FN_UPDATE_BAR_PDE:
+		fixed = R535_BAR_PDE_SIZE;
+		break;
+	case R535_FN_SET_PAGE_DIRECTORY:
+		fixed = R535_SET_PD_SIZE;
+		break;
+	}
+	reach = (u64)R535_RPC_HDR_SIZE + fixed;
+	if (size_off) {
+		if (have < R535_RPC_HDR_SIZE + size_off + 4)
+			return 0xffffffffU;
+		reach += vgsp_get32(rpc + R535_RPC_HDR_SIZE, size_off);
+	}
+	if (reach < len)
+		reach = len;
+	return reach > 0xffffffffULL ? 0xffffffffU : (u32)reach;
+}
+
 void r535_rpc_frame(u8 *hdr, u32 function, u32 length)
 {
 	vgsp_put32(hdr, R535_RPC_FUNCTION, function);
