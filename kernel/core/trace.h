@@ -50,4 +50,12 @@ static inline void vgsp_trace_work_done(struct vgsp_dev *dev, u32 chid,
 		   latency_ns, 0);
 }
 
+/* An engine operation done: its submit and exec times (fifo/op_lat.c). */
+static inline void vgsp_trace_op(struct vgsp_dev *dev, u32 chid, u32 cls,
+				 u64 submit_ns, u64 exec_ns)
+{
+	vgsp_trace(VGSP_TRACE_OP, dev->name, NULL, chid, cls, submit_ns,
+		   exec_ns);
+}
+
 #endif /* VGSP_CORE_TRACE_H */

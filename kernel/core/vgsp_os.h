@@ -45,6 +45,12 @@ enum vgsp_trace_event {
 	VGSP_TRACE_METHODS,
 	/* a: chid, b: GP_GET, c: doorbell-to-idle ns (0: no doorbell seen) */
 	VGSP_TRACE_WORK_DONE,
+	/*
+	 * An engine operation done (fifo/op_lat.c): a: chid, b: class (0 copy
+	 * engine, 1 compute), c: submit ns (decoded -> on the engine), d: exec
+	 * ns (on the engine -> done)
+	 */
+	VGSP_TRACE_OP,
 	VGSP_TRACE_NR,
 };
 

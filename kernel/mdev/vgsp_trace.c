@@ -34,6 +34,9 @@ void vgsp_linux_trace(const struct vgsp_trace_rec *r)
 	case VGSP_TRACE_WORK_DONE:
 		trace_vgsp_work_done(r->dev, r->a, r->b, r->c);
 		break;
+	case VGSP_TRACE_OP:
+		trace_vgsp_op(r->dev, r->a, r->b, r->c, r->d);
+		break;
 	default:
 		break;
 	}

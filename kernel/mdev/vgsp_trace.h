@@ -158,6 +158,31 @@ TRACE_EVENT(vgsp_work_done,
 		  (unsigned long long)__entry->latency_ns)
 );
 
+TRACE_EVENT(vgsp_op,
+	TP_PROTO(const char *dev, u32 chid, u32 cls, u64 submit_ns,
+		 u64 exec_ns),
+	TP_ARGS(dev, chid, cls, submit_ns, exec_ns),
+	TP_STRUCT__entry(
+		__string(dev, dev)
+		__field(u32, chid)
+		__field(u32, cls)
+		__field(u64, submit_ns)
+		__field(u64, exec_ns)
+	),
+	TP_fast_assign(
+		vgsp_assign_str(dev, dev);
+		__entry->chid = chid;
+		__entry->cls = cls;
+		__entry->submit_ns = submit_ns;
+		__entry->exec_ns = exec_ns;
+	),
+	TP_printk("dev=%s chid=%u class=%s submit_ns=%llu exec_ns=%llu",
+		  __get_str(dev), __entry->chid,
+		  __entry->cls ? "gr" : "ce",
+		  (unsigned long long)__entry->submit_ns,
+		  (unsigned long long)__entry->exec_ns)
+);
+
 #endif /* VGSP_TRACE_H */
 
 /* This part must be outside the include guard. */

@@ -264,6 +264,7 @@ printf '%s\n' "10.000000 vgsp_doorbell: dev=U queue=gsp token=0x0" \
 	"11.000000 vgsp_doorbell: dev=U queue=channel token=0x10005" \
 	"11.000050 vgsp_work_done: dev=U chid=5 get=1 latency_ns=50000" \
 	"11.004450 vgsp_doorbell: dev=U queue=channel token=0x10005" \
+	"11.013100 vgsp_op: dev=U chid=5 class=gr submit_ns=2000 exec_ns=8600000" \
 	"11.013150 vgsp_work_done: dev=U chid=5 get=2 latency_ns=8700000" \
 	"11.013200 vgsp_doorbell: dev=V queue=channel token=0x1a" \
 	"11.013300 vgsp_work_done: dev=V chid=26 get=2 latency_ns=100000" > "$T/tr"
@@ -273,6 +274,9 @@ check "trace-stats: work p50 over three submissions" grep -Eq '^work +3 +100.0 +
 check "trace-stats: idle = a channel idle -> its next doorbell" grep -Eq '^idle +1 +4400.0 +4400.0' "$T/ts.out"
 check "trace-stats: -L keeps the long submission and the idle before it" sh -c \
 	"grep -Eq '^work >= 1000 +1 +8700.0' '$T/ts.out' && grep -Eq '^idle before work >= 1000 +1 +4400.0' '$T/ts.out'"
+check "trace-stats: an operation's submit and exec" sh -c "grep -Eq '^op gr submit +1 +2.0' '$T/ts.out' && grep -Eq '^op gr exec +1 +8600.0' '$T/ts.out'"
+check "trace-stats: -L splits a long submission into its operations and the rest" sh -c \
+	"grep -Eq '^ops in work >= 1000 +1 +8602.0' '$T/ts.out' && grep -Eq '^rest of work >= 1000 +1 +98.0' '$T/ts.out'"
 check "trace-stats: -d keeps one instance" sh -c "sh '$TS' -d V '$T/tr' | grep -Eq '^work +1 +100.0'"
 rc_is "trace-stats: -L needs a number" 2 sh "$TS" -L x "$T/tr"
 

@@ -156,6 +156,9 @@ static void test_fast_scrub_and_semaphores(void **state)
 	u64 backed;
 	unsigned int i;
 
+	struct trace_ev e;
+	int k;
+
 	make_channel(f);
 	memset(junk, 0xab, sizeof(junk));
 	vgsp_dev_lock(f->dev);
@@ -168,8 +171,18 @@ static void test_fast_scrub_and_semaphores(void **state)
 	backed = f->dev->mm->fb->backed;
 	vgsp_dev_unlock(f->dev);
 
+	trace_rec_start();
 	submit(f, 0, 0, pb, VGSP_ARRAY_SIZE(pb));
 	wait_gp_get(f, 1);
+	/* the scrub is one copy-engine operation, traced with its times */
+	k = trace_rec_wait(0, VGSP_TRACE_OP, 2000);
+	trace_rec_stop();
+	assert_true(k >= 0);
+	e = trace_rec_get((unsigned int)k);
+	assert_int_equal(e.a, CHID);
+	assert_int_equal(e.b, VGSP_OP_CE);
+	assert_true(e.d > 0);				/* exec ns */
+	assert_true(trace_rec_wait((unsigned int)k + 1, VGSP_TRACE_OP, 0) < 0);
 	for (i = 0; i < 0x20000; i += 0x1000)
 		assert_int_equal(rd32(f, SCRUB_PA + i), 0);
 	assert_int_equal(rd32(f, VA_PA + SEM_VA), 0x1234);

@@ -229,6 +229,11 @@ int vgsp_os_user_trace_format(const struct vgsp_trace_rec *r, char *buf,
 		return snprintf(buf, len,
 				"vgsp_work_done: dev=%s chid=%u get=%u latency_ns=%" PRIu64,
 				r->dev, (unsigned int)r->a, (unsigned int)r->b, r->c);
+	case VGSP_TRACE_OP:
+		return snprintf(buf, len,
+				"vgsp_op: dev=%s chid=%u class=%s submit_ns=%" PRIu64
+				" exec_ns=%" PRIu64, r->dev, (unsigned int)r->a,
+				r->b ? "gr" : "ce", r->c, r->d);
 	default:
 		return snprintf(buf, len, "vgsp_trace: dev=%s event=%d", r->dev,
 				(int)r->ev);

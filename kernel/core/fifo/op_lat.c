@@ -13,6 +13,7 @@
  * counted in submit and exec only (the successor's visibility covers it).
  */
 #include "fifo.h"
+#include "../trace.h"
 #include "../view.h"
 
 void vgsp_op_begin(struct vgsp_chan *ch, enum vgsp_op_class c)
@@ -48,6 +49,7 @@ void vgsp_op_end(struct vgsp_dev *dev, struct vgsp_chan *ch,
 	      ch->op_t.done_ns : now;
 	vgsp_lat_add(&l->submit[c], o->sub - o->t0);
 	vgsp_lat_add(&l->exec[c], fin - o->sub);
+	vgsp_trace_op(dev, ch->d.chid, c, o->sub - o->t0, fin - o->sub);
 	o->vis_done = fin;
 	o->vis_sub = o->sub - o->t0;
 	o->t0 = 0;

@@ -98,7 +98,7 @@ const char *trace_rec_names(char *buf, size_t len)
 {
 	static const char *const names[VGSP_TRACE_NR] = {
 		"doorbell", "rpc_begin", "rpc_end", "irq", "gpfifo_fetch",
-		"methods", "work_done",
+		"methods", "work_done", "op",
 	};
 	unsigned int i, k = trace_rec_count();
 	size_t off = 0;
