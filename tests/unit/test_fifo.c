@@ -283,6 +283,52 @@ static void test_compute_inline_and_semaphore(void **state)
 }
 
 /*
+ * Only signalling PCAS actions that schedule run the QMD: NOP, INVALIDATE
+ * and PREFETCH (PCAS2_B) and PCAS_B without SCHEDULE act on the QMD cache
+ * only, so the channel goes on with no launch; PREFETCH_SCHEDULE then
+ * launches (refused on sim: the error notifier, GR exception).
+ */
+static void test_pcas_actions_that_do_not_schedule(void **state)
+{
+	struct dev_fx *f = *state;
+	static const u32 quiet[] = {
+		0x20012000, 0x0000cbc0,			/* SET_OBJECT compute, subch 1 */
+		0x200120ad, 0x100,			/* SEND_PCAS_A */
+		0x200120b0, 0x1,			/* PCAS2_B INVALIDATE */
+		0x200120b0, 0x8,			/* PCAS2_B PREFETCH */
+		0x200120b0, 0x0,			/* PCAS2_B NOP */
+		0x200120af, 0x1,			/* PCAS_B INVALIDATE only */
+	};
+	static const u32 run[] = { 0x200120b0, 0x9 };	/* PREFETCH_SCHEDULE */
+	struct vgsp_chan *ch;
+	int i;
+
+	make_channel(f);
+	submit(f, 0, 0, quiet, VGSP_ARRAY_SIZE(quiet));
+	wait_gp_get(f, 1);
+	assert_int_equal(rd32(f, ERRNOT_PA + 12) >> 16, 0);
+	vgsp_dev_lock(f->dev);
+	ch = vgsp_fifo_chan_find(f->dev, CLIENT, HCHAN);
+	assert_non_null(ch);
+	assert_int_equal(ch->st.gr_launches, 0);
+	assert_int_equal(f->dev->fifo->st.pcas_no_schedule, 4);
+	assert_int_equal(f->dev->fifo->st.pcas_launches, 0);
+	vgsp_dev_unlock(f->dev);
+
+	submit(f, 1, 0x100, run, VGSP_ARRAY_SIZE(run));
+	for (i = 0; i < 2000 && (rd32(f, ERRNOT_PA + 12) >> 16) == 0; i++) {
+		struct timespec ts = { 0, 1000000 };
+
+		nanosleep(&ts, NULL);
+	}
+	assert_int_equal(rd32(f, ERRNOT_PA + 8), 13);	/* sim: GR exception */
+	vgsp_dev_lock(f->dev);
+	assert_int_equal(ch->st.gr_launches, 1);
+	assert_int_equal(f->dev->fifo->st.pcas_launches, 1);
+	vgsp_dev_unlock(f->dev);
+}
+
+/*
  * Inline data is written through one walk per page (engine/gr.c), as a
  * TLB would: a transfer that starts 8 bytes before the end of the 2 MiB
  * page lands there; after the guest remaps the page and invalidates, the
@@ -520,6 +566,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_compute_launch_refused,
 						dev_fx_setup, dev_fx_teardown),
 		cmocka_unit_test_setup_teardown(test_compute_inline_and_semaphore,
+						dev_fx_setup, dev_fx_teardown),
+		cmocka_unit_test_setup_teardown(test_pcas_actions_that_do_not_schedule,
 						dev_fx_setup, dev_fx_teardown),
 		cmocka_unit_test_setup_teardown(test_compute_inline_walks_per_page,
 						dev_fx_setup, dev_fx_teardown),

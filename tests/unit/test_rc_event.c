@@ -367,11 +367,14 @@ static void expect_stop(struct inproc *ip, u32 engine_type, u32 runlist,
 	assert_int_equal(get32(p, 0x18), 0);		/* rcJournalBufferSize */
 }
 
-/* SET_OBJECT compute, SEND_PCAS_A (a QMD of zeros), SEND_SIGNALING_PCAS_B */
+/*
+ * SET_OBJECT compute, SEND_PCAS_A (a QMD of zeros), SEND_SIGNALING_PCAS_B
+ * with INVALIDATE | SCHEDULE (without SCHEDULE nothing would run)
+ */
 static const u32 pb_launch[] = {
 	0x20012000, 0x0000cbc0,
 	0x200120ad, QMD_VA >> 8,
-	0x200120af, 0,
+	0x200120af, 0x3,
 };
 
 static void test_refused_launch(void **state)
@@ -384,7 +387,7 @@ static void test_refused_launch(void **state)
 	wait_errnot(ip);
 	assert_int_equal(fb_rd(ip, ERRNOT_PA + 8), 13);	/* info32 */
 	expect_stop(ip, ENGINE_GR0, 0, 13,
-		    "Graphics Exception: ChID 0005, Class 0000cbc0, Offset 000002bc, Data 00000000");
+		    "Graphics Exception: ChID 0005, Class 0000cbc0, Offset 000002bc, Data 00000003");
 	expect_quiet(ip);
 
 	/* the stopped channel ignores its doorbell: no second report */
@@ -464,7 +467,7 @@ static void test_statq_full_deferred(void **state)
 
 	shm_w32(ip->c, CMDQ_OFF + 0x20, ip->c->stat_rptr);
 	expect_stop(ip, ENGINE_GR0, 0, 13,
-		    "Graphics Exception: ChID 0005, Class 0000cbc0, Offset 000002bc, Data 00000000");
+		    "Graphics Exception: ChID 0005, Class 0000cbc0, Offset 000002bc, Data 00000003");
 	expect_quiet(ip);
 	s = fifo_st(ip);
 	assert_int_equal(s.rc_posted, 1);

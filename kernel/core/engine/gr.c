@@ -46,6 +46,14 @@
 #define M_SEND_PCAS_A			0x2b4
 #define M_SEND_SIGNALING_PCAS_B		0x2bc
 #define M_SEND_SIGNALING_PCAS2_B	0x2c0
+#define PCAS_B_SCHEDULE			(1U << 1)	/* PCAS_B: INVALIDATE 0:0 */
+/* SEND_SIGNALING_PCAS2_B.PCAS_ACTION 3:0 (clcbc0.h) */
+#define PCAS2_ACTION(d)			((d) & 0xf)
+#define PCAS2_NOP			0x0
+#define PCAS2_INVALIDATE		0x1
+#define PCAS2_INCREMENT_PUT		0x6
+#define PCAS2_DECREMENT_DEPENDENCE	0x7
+#define PCAS2_PREFETCH			0x8
 
 static int refuse(struct vgsp_chan *ch)
 {
@@ -182,6 +190,48 @@ static int record(struct vgsp_dev *dev, struct vgsp_chan *ch, u32 mthd,
 	return VGSP_ENG_OK;
 }
 
+/*
+ * Whether a signalling PCAS method schedules the QMD at SEND_PCAS_A. Only
+ * the actions with SCHEDULE run anything; NOP, INVALIDATE and PREFETCH
+ * act on the QMD cache (which a forwarding backend does not share with
+ * the guest), so running the QMD for them would run a kernel the guest
+ * never asked for. INCREMENT_PUT and DECREMENT_DEPENDENCE (dependent QMDs)
+ * keep being launched as before, counted apart. Reserved values (4, 5,
+ * 12..15) are refused by the caller's default: launched as before and
+ * counted with the dependence ones, since nothing in the guest drivers
+ * seen so far sends them.
+ */
+static bool pcas_schedules(struct vgsp_dev *dev, u32 mthd, u32 data)
+{
+	struct vgsp_fifo *f = dev->fifo;
+
+	if (mthd == M_SEND_SIGNALING_PCAS_B) {
+		if (data & PCAS_B_SCHEDULE) {
+			f->st.pcas_launches++;
+			return true;
+		}
+		f->st.pcas_no_schedule++;
+		return false;
+	}
+	switch (PCAS2_ACTION(data)) {
+	case PCAS2_NOP:
+	case PCAS2_INVALIDATE:
+	case PCAS2_PREFETCH:
+		f->st.pcas_no_schedule++;
+		return false;
+	case PCAS2_INCREMENT_PUT:
+	case PCAS2_DECREMENT_DEPENDENCE:
+		f->st.pcas_dependence++;
+		return true;
+	case 2: case 3: case 9: case 10: case 11:	/* ... SCHEDULE */
+		f->st.pcas_launches++;
+		return true;
+	default:
+		f->st.pcas_dependence++;
+		return true;
+	}
+}
+
 bool vgsp_gr_method_is_state(u32 mthd)
 {
 	switch (mthd) {
@@ -233,6 +283,8 @@ int vgsp_gr_method(struct vgsp_dev *dev, struct vgsp_chan *ch, u32 mthd,
 		return VGSP_ENG_OK;
 	case M_SEND_SIGNALING_PCAS_B:
 	case M_SEND_SIGNALING_PCAS2_B:
+		if (!pcas_schedules(dev, mthd, data))
+			return VGSP_ENG_OK;
 		ch->st.gr_launches++;
 		vgsp_op_begin(ch, VGSP_OP_GR);
 		ret = dev->backend->gr_launch(dev, ch, ch->gr_qmd_va);

@@ -159,7 +159,10 @@ struct vgsp_chan {
 	X(chan_errors)							\
 	X(rc_posted)		/* stops told to CPU-RM (Xid + RC) */	\
 	X(rc_deferred)		/* status queue full: told later */	\
-	X(rc_unsent)		/* no GSP running, queue broken or full 10 s */
+	X(rc_unsent)		/* no GSP running, queue broken or full 10 s */ \
+	X(pcas_launches)	/* signalling PCAS that schedule: launched */ \
+	X(pcas_no_schedule)	/* NOP, INVALIDATE, PREFETCH: nothing runs */ \
+	X(pcas_dependence)	/* INCREMENT_PUT, DECREMENT_DEPENDENCE */
 
 struct vgsp_fifo_stats {
 #define VGSP_FIFO_FIELD(n) u64 n;
