@@ -387,6 +387,8 @@ int vgsp_shm_write(struct vgsp_gsp *gsp, u64 off, const void *buf, u32 len);
  * the guest can change is kept beyond it.
  */
 void vgsp_shm_pass(struct vgsp_gsp *gsp, bool on);
+/* In a pass: translate region pages @a and @b with one table read. */
+void vgsp_shm_pass_span(struct vgsp_gsp *gsp, u32 a, u32 b);
 
 /* msgq.c */
 int vgsp_msgq_link(struct vgsp_gsp *gsp, u64 shm_pa, u32 npages,

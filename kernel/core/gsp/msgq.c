@@ -150,8 +150,41 @@ int vgsp_msgq_link(struct vgsp_gsp *gsp, u64 shm_pa, u32 npages,
  * @reread: read the guest's status read pointer again (else the one
  * read_cmdq() just stored: the guest only moves it forward, so an older
  * value can only understate the free space).
+ * @rptr: our new command read pointer, published with the write pointer
+ * (NO_CONSUME: none).
  */
-static int send(struct vgsp_gsp *gsp, u8 *msg, u32 rpc_len, bool reread)
+#define NO_CONSUME	0xffffffffU
+
+/*
+ * Our status-queue write pointer, and with @rptr != NO_CONSUME our command
+ * read pointer too, in one write: both are in the header we own, 0x10
+ * apart, and the fields between them are ours from link (written again
+ * unchanged). CPU-RM reads each pointer on its own (the write pointer for
+ * replies, the read pointer for room to send), so nothing needs one
+ * visible before the other; the reply slot is complete before either.
+ */
+static int publish(struct vgsp_gsp *gsp, u32 wptr, u32 rptr)
+{
+	u8 h[VGSP_RXH_OFF + 4 - VGSP_TXH_WRITE_PTR];
+
+	if (rptr == NO_CONSUME)
+		return write_u32(gsp, gsp->q.statq_off + VGSP_TXH_WRITE_PTR,
+				 wptr);
+	vgsp_put32(h, 0, wptr);
+	vgsp_put32(h, VGSP_TXH_FLAGS - VGSP_TXH_WRITE_PTR,
+		   VGSP_MSGQ_FLAG_SWAP_RX);
+	vgsp_put32(h, VGSP_TXH_RX_HDR_OFF - VGSP_TXH_WRITE_PTR, VGSP_RXH_OFF);
+	vgsp_put32(h, VGSP_TXH_ENTRY_OFF - VGSP_TXH_WRITE_PTR, VGSP_ENTRY_OFF);
+	vgsp_put32(h, VGSP_RXH_OFF - VGSP_TXH_WRITE_PTR, rptr);
+	if (vgsp_shm_write(gsp, gsp->q.statq_off + VGSP_TXH_WRITE_PTR, h,
+			   sizeof(h)))
+		return -EFAULT;
+	gsp->q.cmd_rptr = rptr;
+	return 0;
+}
+
+static int send(struct vgsp_gsp *gsp, u8 *msg, u32 rpc_len, bool reread,
+		u32 rptr)
 {
 	struct vgsp_msgq *q = &gsp->q;
 	struct cmdq_view v;
@@ -184,8 +217,7 @@ static int send(struct vgsp_gsp *gsp, u8 *msg, u32 rpc_len, bool reread)
 			goto fault;
 	}
 	/* Publish only after the slots are complete. */
-	if (write_u32(gsp, q->statq_off + VGSP_TXH_WRITE_PTR,
-		      (q->stat_wptr + elems) % q->stat_count))
+	if (publish(gsp, (q->stat_wptr + elems) % q->stat_count, rptr))
 		goto fault;
 	q->stat_wptr = (q->stat_wptr + elems) % q->stat_count;
 	q->tx_seq++;
@@ -199,7 +231,7 @@ fault:
 
 int vgsp_msgq_send(struct vgsp_gsp *gsp, u8 *msg, u32 rpc_len)
 {
-	return send(gsp, msg, rpc_len, true);
+	return send(gsp, msg, rpc_len, true, NO_CONSUME);
 }
 
 /* Mark @elems command slots consumed (our pointer in the status queue). */
@@ -256,10 +288,16 @@ static u32 rx_span(struct vgsp_gsp *gsp, u32 rpc_len)
 	return want < VGSP_RX_FIRST ? VGSP_RX_FIRST : want;
 }
 
-/* @got: bytes of the message in gsp->rx (the handler reads no further). */
-static void dispatch(struct vgsp_gsp *gsp, u32 got, u64 doorbell_ns)
+/*
+ * @got: bytes of the message in gsp->rx (the handler reads no further).
+ * The reply goes out with the command consumed up to @next; returns false
+ * when there was none to send it with (the caller consumes).
+ */
+static bool dispatch(struct vgsp_gsp *gsp, u32 got, u64 doorbell_ns,
+		     u32 next)
 {
 	struct vgsp_rpc_outcome out;
+	bool sent = false;
 	u64 lat = 0;
 	u32 len;
 
@@ -270,9 +308,13 @@ static void dispatch(struct vgsp_gsp *gsp, u32 got, u64 doorbell_ns)
 			       VGSP_MSG_MAX - VGSP_ELEM_HDR, &out);
 	vgsp_trace_rpc_end(gsp, &out, len);
 	/* process() read the queue header for this command: no second read */
-	if (len && send(gsp, gsp->tx, len, false) == 0 && doorbell_ns)
-		lat = vgsp_now_ns() - doorbell_ns;
+	if (len && send(gsp, gsp->tx, len, false, next) == 0) {
+		sent = true;
+		if (doorbell_ns)
+			lat = vgsp_now_ns() - doorbell_ns;
+	}
 	vgsp_stats_rpc(gsp, &out, lat, len != 0);
+	return sent;
 }
 
 /*
@@ -570,23 +612,34 @@ static bool process_pass(struct vgsp_gsp *gsp, u64 doorbell_ns,
 		gsp->st.e.msgs_rx++;
 		if (deadline_ns)
 			gsp->st.e.rpcs_inline++;
-		dispatch(gsp, got, doorbell_ns);
 		/*
-		 * Consumed once answered: a reader of both pointers sees
-		 * the reply no later than the consumption.
+		 * Consumed once answered, with the reply's write pointer
+		 * (publish()); on its own when there is no reply.
 		 */
-		if (consume(gsp, next))
+		if (!dispatch(gsp, got, doorbell_ns, next) &&
+		    consume(gsp, next))
 			return false;
 	}
 	return true;
 }
 
-/* Queue pages are translated once per pass, never across passes (shm.c). */
+/*
+ * Queue pages are translated once per pass, never across passes (shm.c):
+ * each queue's header page with the slot page it will use next, in one
+ * read of the table each (the guest's entry offset is normally one page).
+ */
 static bool process(struct vgsp_gsp *gsp, u64 doorbell_ns, u64 deadline_ns)
 {
+	struct vgsp_msgq *q = &gsp->q;
+	u32 cmd0 = q->cmdq_off / VGSP_PAGE_SIZE;
+	u32 stat0 = q->statq_off / VGSP_PAGE_SIZE;
 	bool more;
 
 	vgsp_shm_pass(gsp, true);
+	vgsp_shm_pass_span(gsp, cmd0, cmd0 + VGSP_ENTRY_OFF / VGSP_PAGE_SIZE +
+			   q->cmd_rptr);
+	vgsp_shm_pass_span(gsp, stat0, stat0 + VGSP_ENTRY_OFF / VGSP_PAGE_SIZE +
+			   q->stat_wptr);
 	more = process_pass(gsp, doorbell_ns, deadline_ns);
 	vgsp_shm_pass(gsp, false);
 	return more;

@@ -16,6 +16,8 @@
 #define PTE_SIZE	8
 /* Pages of table needed for VGSP_SHM_MAX_PAGES entries: depth is 2. */
 #define WALK_DEPTH	4
+/* Entries read at once by vgsp_shm_pass_span (a queue's slots + header). */
+#define XLAT_SPAN	72
 
 static int pte_get(struct vgsp_gsp *gsp, u32 page, u64 *pa, unsigned int depth)
 {
@@ -49,6 +51,48 @@ void vgsp_shm_pass(struct vgsp_gsp *gsp, bool on)
 	gsp->q.xl_n = 0;
 }
 
+/* A translation for this pass (the table holds VGSP_SHM_XLAT at most). */
+static void xl_keep(struct vgsp_msgq *q, u32 page, u64 pa)
+{
+	if (q->xl_n < VGSP_SHM_XLAT) {
+		q->xl_page[q->xl_n] = page;
+		q->xl_pa[q->xl_n++] = pa;
+	}
+}
+
+/*
+ * Translate region pages @a and @b for this pass with one read of their
+ * entries and those between (a queue's header page and the slot it will
+ * touch: one access instead of two). Only while a pass is on, nothing
+ * translated yet, both entries in one page of the table, at most
+ * XLAT_SPAN apart; otherwise each page is walked when it is used.
+ */
+void vgsp_shm_pass_span(struct vgsp_gsp *gsp, u32 a, u32 b)
+{
+	struct vgsp_msgq *q = &gsp->q;
+	u8 raw[XLAT_SPAN * PTE_SIZE];
+	u64 table, pa_a, pa_b;
+	u32 n;
+
+	if (!q->xl_on || q->xl_n + 2 > VGSP_SHM_XLAT || !a || a >= b ||
+	    b >= q->npages || b - a >= XLAT_SPAN ||
+	    a / (VGSP_PAGE_SIZE / PTE_SIZE) != b / (VGSP_PAGE_SIZE / PTE_SIZE))
+		return;
+	n = b - a + 1;
+	if (pte_get(gsp, a / (VGSP_PAGE_SIZE / PTE_SIZE), &table, 1) ||
+	    vgsp_dev_dma_read_hot(gsp->dev, table +
+				  (u64)a * PTE_SIZE % VGSP_PAGE_SIZE,
+				  raw, n * PTE_SIZE))
+		return;
+	pa_a = vgsp_get64(raw, 0);
+	pa_b = vgsp_get64(raw, (n - 1) * PTE_SIZE);
+	/* entries are 4 KiB page addresses; a bad one is walked (and fails) */
+	if (!(pa_a & (VGSP_PAGE_SIZE - 1)))
+		xl_keep(q, a, pa_a);
+	if (!(pa_b & (VGSP_PAGE_SIZE - 1)))
+		xl_keep(q, b, pa_b);
+}
+
 /* The address of region page @page: walked, or this pass's translation. */
 static int xlat(struct vgsp_gsp *gsp, u32 page, u64 *pa)
 {
@@ -65,10 +109,8 @@ static int xlat(struct vgsp_gsp *gsp, u32 page, u64 *pa)
 		}
 	}
 	ret = pte_get(gsp, page, pa, 0);
-	if (!ret && q->xl_n < VGSP_SHM_XLAT) {
-		q->xl_page[q->xl_n] = page;
-		q->xl_pa[q->xl_n++] = *pa;
-	}
+	if (!ret)
+		xl_keep(q, page, *pa);
 	return ret;
 }
 
