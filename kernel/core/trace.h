@@ -58,4 +58,12 @@ static inline void vgsp_trace_op(struct vgsp_dev *dev, u32 chid, u32 cls,
 		   exec_ns);
 }
 
+/* A compute launch: which QMD and its grid, to tell kernels apart. */
+static inline void vgsp_trace_launch(struct vgsp_dev *dev, u32 chid,
+				     u64 qmd_va, u32 w, u32 h, u32 d)
+{
+	vgsp_trace(VGSP_TRACE_LAUNCH, dev->name, NULL, chid, qmd_va, w,
+		   h | (u64)d << 32);
+}
+
 #endif /* VGSP_CORE_TRACE_H */

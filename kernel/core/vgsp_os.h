@@ -51,6 +51,12 @@ enum vgsp_trace_event {
 	 * ns (on the engine -> done)
 	 */
 	VGSP_TRACE_OP,
+	/*
+	 * A compute launch handed to the backend (engine/gr.c): a: chid,
+	 * b: QMD VA, c: grid width, d: grid height | depth << 32 (QMD V4;
+	 * all 0 when the QMD could not be read)
+	 */
+	VGSP_TRACE_LAUNCH,
 	VGSP_TRACE_NR,
 };
 
@@ -118,6 +124,14 @@ struct vgsp_os_ops {
 	 * sleep nor call back into the core. NULL: no tracing.
 	 */
 	void (*trace)(const struct vgsp_trace_rec *rec);
+	/*
+	 * Optional, with trace: how many events someone listens to now (the
+	 * host keeps it). While it is 0 the core builds no record and looks
+	 * up no names: an RPC in a BAR trap pays one load for its events,
+	 * not an indirect call and two name lookups each. NULL: every event
+	 * goes to trace.
+	 */
+	const int *trace_live;
 };
 
 /* Per-instance frontend services. @fe is the frontend's own pointer. */
@@ -181,7 +195,8 @@ static inline void vgsp_worker_wake_after(struct vgsp_worker *w, u64 delay_ns)
 
 static inline bool vgsp_tracing(void)
 {
-	return vgsp_os->trace;
+	return vgsp_os->trace &&
+	       (!vgsp_os->trace_live || vgsp_load_int(vgsp_os->trace_live));
 }
 
 static inline void vgsp_trace(enum vgsp_trace_event ev, const char *dev,
@@ -192,7 +207,7 @@ static inline void vgsp_trace(enum vgsp_trace_event ev, const char *dev,
 		.d = d,
 	};
 
-	if (vgsp_os->trace)
+	if (vgsp_tracing())
 		vgsp_os->trace(&r);
 }
 

@@ -57,6 +57,11 @@ static inline bool vgsp_xchg_bool(bool *p, bool v)
 	return __atomic_exchange_n(p, v, __ATOMIC_ACQ_REL);
 }
 
+static inline int vgsp_load_int(const int *p)
+{
+	return __atomic_load_n(p, __ATOMIC_RELAXED);
+}
+
 static inline bool vgsp_load_bool(const bool *p)
 {
 	return __atomic_load_n(p, __ATOMIC_ACQUIRE);

@@ -118,6 +118,7 @@ extern const struct vgsp_os_ops vgsp_linux_os_ops;
 
 /* vgsp_trace.c: the core's trace hook as TRACE_EVENTs (vgsp_trace.h) */
 void vgsp_linux_trace(const struct vgsp_trace_rec *rec);
+extern int vgsp_trace_live;	/* vgsp events with a listener (vgsp_trace.c) */
 
 /* vgsp_debugfs.c */
 int vgsp_debugfs_init(void);

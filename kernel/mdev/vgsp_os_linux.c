@@ -189,4 +189,5 @@ const struct vgsp_os_ops vgsp_linux_os_ops = {
 	.worker_wake_after = k_worker_wake_after,
 	.resched = k_yield,
 	.trace = vgsp_linux_trace,
+	.trace_live = &vgsp_trace_live,
 };

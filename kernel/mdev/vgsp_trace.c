@@ -8,6 +8,23 @@
 #define CREATE_TRACE_POINTS
 #include "vgsp_trace.h"
 
+/*
+ * How many vgsp events have a listener (the OS seam's trace_live): the
+ * tracepoint core calls reg/unreg under its own mutex, one event at a time.
+ */
+int vgsp_trace_live;
+
+int vgsp_trace_reg(void)
+{
+	WRITE_ONCE(vgsp_trace_live, vgsp_trace_live + 1);
+	return 0;
+}
+
+void vgsp_trace_unreg(void)
+{
+	WRITE_ONCE(vgsp_trace_live, vgsp_trace_live - 1);
+}
+
 void vgsp_linux_trace(const struct vgsp_trace_rec *r)
 {
 	const char *name = r->name ? r->name : "?";
@@ -33,6 +50,10 @@ void vgsp_linux_trace(const struct vgsp_trace_rec *r)
 		break;
 	case VGSP_TRACE_WORK_DONE:
 		trace_vgsp_work_done(r->dev, r->a, r->b, r->c);
+		break;
+	case VGSP_TRACE_LAUNCH:
+		trace_vgsp_launch(r->dev, r->a, r->b, r->c, (u32)r->d,
+				  (u32)(r->d >> 32));
 		break;
 	case VGSP_TRACE_OP:
 		trace_vgsp_op(r->dev, r->a, r->b, r->c, r->d);

@@ -2,7 +2,8 @@
 /*
  * vgsp.ko's trace events, system "vgsp": what the core reports through its
  * trace hook (enum vgsp_trace_event in core/vgsp_os.h), one TRACE_EVENT
- * each. The printed form is the line vgsp-vfu's transcript carries for the
+ * each (TRACE_EVENT_FN: enabling one counts in vgsp_trace_live, which the
+ * core reads before it builds any record). The printed form is the line vgsp-vfu's transcript carries for the
  * same event (userspace/lib/os_user.c). Reading them: docs/tracing.md.
  */
 #undef TRACE_SYSTEM
@@ -15,7 +16,11 @@
 
 #include "vgsp_compat.h"
 
-TRACE_EVENT(vgsp_doorbell,
+/* Each event's first listener and last one (vgsp_trace.c: vgsp_trace_live). */
+int vgsp_trace_reg(void);
+void vgsp_trace_unreg(void);
+
+TRACE_EVENT_FN(vgsp_doorbell,
 	TP_PROTO(const char *dev, u32 which, u32 token),
 	TP_ARGS(dev, which, token),
 	TP_STRUCT__entry(
@@ -29,10 +34,11 @@ TRACE_EVENT(vgsp_doorbell,
 		__entry->token = token;
 	),
 	TP_printk("dev=%s queue=%s token=0x%x", __get_str(dev),
-		  __entry->which ? "channel" : "gsp", __entry->token)
+		  __entry->which ? "channel" : "gsp", __entry->token),
+	vgsp_trace_reg, vgsp_trace_unreg
 );
 
-TRACE_EVENT(vgsp_rpc_begin,
+TRACE_EVENT_FN(vgsp_rpc_begin,
 	TP_PROTO(const char *dev, u32 fn, const char *name, u32 bytes),
 	TP_ARGS(dev, fn, name, bytes),
 	TP_STRUCT__entry(
@@ -48,10 +54,11 @@ TRACE_EVENT(vgsp_rpc_begin,
 		__entry->bytes = bytes;
 	),
 	TP_printk("dev=%s fn=%u %s bytes=%u", __get_str(dev), __entry->fn,
-		  __get_str(name), __entry->bytes)
+		  __get_str(name), __entry->bytes),
+	vgsp_trace_reg, vgsp_trace_unreg
 );
 
-TRACE_EVENT(vgsp_rpc_end,
+TRACE_EVENT_FN(vgsp_rpc_end,
 	TP_PROTO(const char *dev, u32 fn, const char *name, u32 status,
 		 u32 reply, u32 cmd),
 	TP_ARGS(dev, fn, name, status, reply, cmd),
@@ -73,10 +80,11 @@ TRACE_EVENT(vgsp_rpc_end,
 	),
 	TP_printk("dev=%s fn=%u %s status=0x%x reply=%u cmd=0x%x",
 		  __get_str(dev), __entry->fn, __get_str(name),
-		  __entry->status, __entry->reply, __entry->cmd)
+		  __entry->status, __entry->reply, __entry->cmd),
+	vgsp_trace_reg, vgsp_trace_unreg
 );
 
-TRACE_EVENT(vgsp_irq,
+TRACE_EVENT_FN(vgsp_irq,
 	TP_PROTO(const char *dev, u32 vector, u32 how),
 	TP_ARGS(dev, vector, how),
 	TP_STRUCT__entry(
@@ -93,10 +101,11 @@ TRACE_EVENT(vgsp_irq,
 		  __print_symbolic(__entry->how,
 				   { VGSP_TRACE_IRQ_SIGNALLED, "signalled" },
 				   { VGSP_TRACE_IRQ_SUPPRESSED, "suppressed" },
-				   { VGSP_TRACE_IRQ_GATED, "gated" }))
+				   { VGSP_TRACE_IRQ_GATED, "gated" })),
+	vgsp_trace_reg, vgsp_trace_unreg
 );
 
-TRACE_EVENT(vgsp_gpfifo_fetch,
+TRACE_EVENT_FN(vgsp_gpfifo_fetch,
 	TP_PROTO(const char *dev, u32 chid, u32 get, u32 put, u32 dwords),
 	TP_ARGS(dev, chid, get, put, dwords),
 	TP_STRUCT__entry(
@@ -114,10 +123,11 @@ TRACE_EVENT(vgsp_gpfifo_fetch,
 		__entry->dwords = dwords;
 	),
 	TP_printk("dev=%s chid=%u get=%u put=%u dwords=%u", __get_str(dev),
-		  __entry->chid, __entry->get, __entry->put, __entry->dwords)
+		  __entry->chid, __entry->get, __entry->put, __entry->dwords),
+	vgsp_trace_reg, vgsp_trace_unreg
 );
 
-TRACE_EVENT(vgsp_methods,
+TRACE_EVENT_FN(vgsp_methods,
 	TP_PROTO(const char *dev, u32 chid, u32 dwords, u32 rc),
 	TP_ARGS(dev, chid, dwords, rc),
 	TP_STRUCT__entry(
@@ -135,10 +145,11 @@ TRACE_EVENT(vgsp_methods,
 	TP_printk("dev=%s chid=%u dwords=%u %s", __get_str(dev),
 		  __entry->chid, __entry->dwords,
 		  __print_symbolic(__entry->rc, { 0, "done" }, { 1, "blocked" },
-				   { 2, "yield" }, { 3, "error" }))
+				   { 2, "yield" }, { 3, "error" })),
+	vgsp_trace_reg, vgsp_trace_unreg
 );
 
-TRACE_EVENT(vgsp_work_done,
+TRACE_EVENT_FN(vgsp_work_done,
 	TP_PROTO(const char *dev, u32 chid, u32 get, u64 latency_ns),
 	TP_ARGS(dev, chid, get, latency_ns),
 	TP_STRUCT__entry(
@@ -155,10 +166,11 @@ TRACE_EVENT(vgsp_work_done,
 	),
 	TP_printk("dev=%s chid=%u get=%u latency_ns=%llu", __get_str(dev),
 		  __entry->chid, __entry->get,
-		  (unsigned long long)__entry->latency_ns)
+		  (unsigned long long)__entry->latency_ns),
+	vgsp_trace_reg, vgsp_trace_unreg
 );
 
-TRACE_EVENT(vgsp_op,
+TRACE_EVENT_FN(vgsp_op,
 	TP_PROTO(const char *dev, u32 chid, u32 cls, u64 submit_ns,
 		 u64 exec_ns),
 	TP_ARGS(dev, chid, cls, submit_ns, exec_ns),
@@ -180,7 +192,33 @@ TRACE_EVENT(vgsp_op,
 		  __get_str(dev), __entry->chid,
 		  __entry->cls ? "gr" : "ce",
 		  (unsigned long long)__entry->submit_ns,
-		  (unsigned long long)__entry->exec_ns)
+		  (unsigned long long)__entry->exec_ns),
+	vgsp_trace_reg, vgsp_trace_unreg
+);
+
+TRACE_EVENT_FN(vgsp_launch,
+	TP_PROTO(const char *dev, u32 chid, u64 qmd, u64 w, u32 h, u32 d),
+	TP_ARGS(dev, chid, qmd, w, h, d),
+	TP_STRUCT__entry(
+		__string(dev, dev)
+		__field(u32, chid)
+		__field(u64, qmd)
+		__field(u64, w)
+		__field(u32, h)
+		__field(u32, d)
+	),
+	TP_fast_assign(
+		vgsp_assign_str(dev, dev);
+		__entry->chid = chid;
+		__entry->qmd = qmd;
+		__entry->w = w;
+		__entry->h = h;
+		__entry->d = d;
+	),
+	TP_printk("dev=%s chid=%u qmd=0x%llx grid=%llux%ux%u", __get_str(dev),
+		  __entry->chid, (unsigned long long)__entry->qmd,
+		  (unsigned long long)__entry->w, __entry->h, __entry->d),
+	vgsp_trace_reg, vgsp_trace_unreg
 );
 
 #endif /* VGSP_TRACE_H */

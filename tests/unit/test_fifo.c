@@ -301,7 +301,8 @@ static void test_pcas_actions_that_do_not_schedule(void **state)
 	};
 	static const u32 run[] = { 0x200120b0, 0x9 };	/* PREFETCH_SCHEDULE */
 	struct vgsp_chan *ch;
-	int i;
+	struct trace_ev e;
+	int i, k;
 
 	make_channel(f);
 	submit(f, 0, 0, quiet, VGSP_ARRAY_SIZE(quiet));
@@ -315,7 +316,22 @@ static void test_pcas_actions_that_do_not_schedule(void **state)
 	assert_int_equal(f->dev->fifo->st.pcas_launches, 0);
 	vgsp_dev_unlock(f->dev);
 
+	/* the launch is traced with its QMD and grid (QMD V4 words 32..34) */
+	vgsp_dev_lock(f->dev);
+	fb32(f, VA_PA + 0x10000 + 32 * 4, 1056);
+	fb32(f, VA_PA + 0x10000 + 33 * 4, 0xabcd0002);	/* height 2 */
+	fb32(f, VA_PA + 0x10000 + 34 * 4, 3);		/* depth 3 */
+	vgsp_dev_unlock(f->dev);
+	trace_rec_start();
 	submit(f, 1, 0x100, run, VGSP_ARRAY_SIZE(run));
+	k = trace_rec_wait(0, VGSP_TRACE_LAUNCH, 2000);
+	trace_rec_stop();
+	assert_true(k >= 0);
+	e = trace_rec_get((unsigned int)k);
+	assert_int_equal(e.a, CHID);
+	assert_int_equal(e.b, 0x10000);			/* SEND_PCAS_A << 8 */
+	assert_int_equal(e.c, 1056);
+	assert_int_equal(e.d, 2 | 3ULL << 32);
 	for (i = 0; i < 2000 && (rd32(f, ERRNOT_PA + 12) >> 16) == 0; i++) {
 		struct timespec ts = { 0, 1000000 };
 

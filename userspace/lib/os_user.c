@@ -229,6 +229,13 @@ int vgsp_os_user_trace_format(const struct vgsp_trace_rec *r, char *buf,
 		return snprintf(buf, len,
 				"vgsp_work_done: dev=%s chid=%u get=%u latency_ns=%" PRIu64,
 				r->dev, (unsigned int)r->a, (unsigned int)r->b, r->c);
+	case VGSP_TRACE_LAUNCH:
+		return snprintf(buf, len,
+				"vgsp_launch: dev=%s chid=%u qmd=0x%" PRIx64
+				" grid=%" PRIu64 "x%u" "x%u", r->dev,
+				(unsigned int)r->a, r->b, r->c,
+				(unsigned int)(r->d & 0xffffffffu),
+				(unsigned int)(r->d >> 32));
 	case VGSP_TRACE_OP:
 		return snprintf(buf, len,
 				"vgsp_op: dev=%s chid=%u class=%s submit_ns=%" PRIu64
@@ -249,6 +256,7 @@ static pthread_rwlock_t trace_rw = PTHREAD_RWLOCK_INITIALIZER;
 static vgsp_trace_sink trace_sink;
 static void *trace_arg;
 static bool trace_on;
+static int trace_live;		/* the OS seam's trace_live: a sink is set */
 
 static void u_trace(const struct vgsp_trace_rec *r)
 {
@@ -291,7 +299,8 @@ static const struct vgsp_os_ops user_ops = {
 	.worker_stop = u_worker_stop,
 	.worker_wake_after = u_worker_wake_after,
 	/* .resched: none, pthreads are preempted anyway */
-	.trace = u_trace,	/* one atomic load while no sink is set */
+	.trace = u_trace,
+	.trace_live = &trace_live,	/* the core skips its events without a sink */
 };
 
 void vgsp_os_user_trace(vgsp_trace_sink sink, void *arg)
@@ -300,6 +309,7 @@ void vgsp_os_user_trace(vgsp_trace_sink sink, void *arg)
 	trace_sink = sink;
 	trace_arg = arg;
 	__atomic_store_n(&trace_on, sink != NULL, __ATOMIC_RELEASE);
+	__atomic_store_n(&trace_live, sink != NULL, __ATOMIC_RELEASE);
 	pthread_rwlock_unlock(&trace_rw);
 }
 

@@ -20,6 +20,7 @@
  */
 #include "engine.h"
 #include "../backend.h"
+#include "../trace.h"
 
 #define M_LINE_LENGTH_IN		0x180
 #define M_LINE_COUNT			0x184
@@ -191,6 +192,24 @@ static int record(struct vgsp_dev *dev, struct vgsp_chan *ch, u32 mthd,
 }
 
 /*
+ * The launch's grid for the trace (QMD V4: GRID_WIDTH at word 32, HEIGHT
+ * and DEPTH in the low halves of 33 and 34, as backend/sim.c reads them).
+ * Read only while someone listens: it costs a walk of the QMD's page.
+ */
+static void trace_launch(struct vgsp_dev *dev, struct vgsp_chan *ch)
+{
+	u8 g[12] = { 0 };
+
+	if (!vgsp_tracing())
+		return;
+	if (ch->vm_ok && vgsp_vm_read(dev, &ch->vm, ch->gr_qmd_va + 32 * 4, g,
+				      sizeof(g)))
+		memset(g, 0, sizeof(g));
+	vgsp_trace_launch(dev, ch->d.chid, ch->gr_qmd_va, vgsp_get32(g, 0),
+			  vgsp_get32(g, 4) & 0xffff, vgsp_get32(g, 8) & 0xffff);
+}
+
+/*
  * Whether a signalling PCAS method schedules the QMD at SEND_PCAS_A. Only
  * the actions with SCHEDULE run anything; NOP, INVALIDATE and PREFETCH
  * act on the QMD cache (which a forwarding backend does not share with
@@ -286,6 +305,7 @@ int vgsp_gr_method(struct vgsp_dev *dev, struct vgsp_chan *ch, u32 mthd,
 		if (!pcas_schedules(dev, mthd, data))
 			return VGSP_ENG_OK;
 		ch->st.gr_launches++;
+		trace_launch(dev, ch);
 		vgsp_op_begin(ch, VGSP_OP_GR);
 		ret = dev->backend->gr_launch(dev, ch, ch->gr_qmd_va);
 		vgsp_op_end(dev, ch, VGSP_OP_GR, !ret, true);

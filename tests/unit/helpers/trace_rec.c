@@ -42,6 +42,7 @@ void trace_rec_start(void)
 	saved = vgsp_os;
 	rec_ops = *vgsp_os;
 	rec_ops.trace = record;
+	rec_ops.trace_live = NULL;	/* every event, whatever the library has set */
 	vgsp_os_set(&rec_ops);
 }
 
@@ -98,7 +99,7 @@ const char *trace_rec_names(char *buf, size_t len)
 {
 	static const char *const names[VGSP_TRACE_NR] = {
 		"doorbell", "rpc_begin", "rpc_end", "irq", "gpfifo_fetch",
-		"methods", "work_done", "op",
+		"methods", "work_done", "op", "launch",
 	};
 	unsigned int i, k = trace_rec_count();
 	size_t off = 0;

@@ -1,6 +1,6 @@
 #!/bin/sh
 # vgsp.ko's trace events through tracefs (kernel/mdev/vgsp_trace.h,
-# docs/tracing.md): the eight events are registered under events/vgsp/;
+# docs/tracing.md): the nine events are registered under events/vgsp/;
 # during the RPC microbenchmark (vgsp-gsp-replay bench) every round trip
 # reads doorbell -> rpc_begin -> rpc_end in that order, GSP_RM_CONTROL with
 # status 0; the round trip's split into its stages is printed (TRACESPLIT)
@@ -15,7 +15,7 @@ if [ ! -d $T/events ]; then
 	skip trace "no tracefs in this kernel"
 	exit 0
 fi
-for e in doorbell rpc_begin rpc_end irq gpfifo_fetch methods work_done op; do
+for e in doorbell rpc_begin rpc_end irq gpfifo_fetch methods work_done op launch; do
 	check "trace.event.$e" "no $T/events/vgsp/vgsp_$e" test -r "$T/events/vgsp/vgsp_$e/format"
 done
 if ! command -v $BIN >/dev/null 2>&1; then
