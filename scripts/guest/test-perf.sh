@@ -281,15 +281,17 @@ check "trace-stats: -d keeps one instance" sh -c "sh '$TS' -d V '$T/tr' | grep -
 rc_is "trace-stats: -L needs a number" 2 sh "$TS" -L x "$T/tr"
 # tools/vgsp-trace-segments: a segment with two operations split into decode, ops, gap, tail
 printf '%s\n' "20.000000 vgsp_gpfifo_fetch: dev=U chid=5 get=1 put=2 dwords=388" \
+	"20.000019 vgsp_launch: dev=U chid=5 qmd=0x7f0000 grid=1x1x1" \
 	"20.000195 vgsp_op: dev=U chid=5 class=gr submit_ns=1000 exec_ns=174000" \
+	"20.000196 vgsp_launch: dev=U chid=5 qmd=0x7f0100 grid=1056x1x1" \
 	"20.008910 vgsp_op: dev=U chid=5 class=gr submit_ns=1000 exec_ns=8700000" \
 	"20.008925 vgsp_methods: dev=U chid=5 dwords=388 done" \
 	"21.000000 vgsp_gpfifo_fetch: dev=U chid=6 get=1 put=2 dwords=10" \
 	"21.000020 vgsp_op: dev=U chid=6 class=ce submit_ns=0 exec_ns=12000" \
 	"21.000025 vgsp_methods: dev=U chid=6 dwords=10 done" > "$T/seg"
 sh "$ROOT/tools/vgsp-trace-segments" -L 1000 "$T/seg" > "$T/seg.out" 2>&1
-check "trace-segments: decode, each op, the gap between, the tail" grep -qx \
-	'chid=5 dwords=388 ops=2 decode=20 op1=175 gap1=14 op2=8701 tail=15 total=8925' "$T/seg.out"
+check "trace-segments: decode, each op with its grid, the gap between, the tail" grep -qxF \
+	'chid=5 dwords=388 ops=2 decode=20 op1=175[1x1x1] gap1=14 op2=8701[1056x1x1] tail=15 total=8925' "$T/seg.out"
 check "trace-segments: a segment without a long op is left out" sh -c "! grep -q 'chid=6' '$T/seg.out' && grep -q '^p50 over 1 segments:' '$T/seg.out'"
 
 echo "$P passed, $F failed"
