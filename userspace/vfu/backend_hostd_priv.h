@@ -126,6 +126,13 @@ struct mirror *vfu_hostd_mirror_get(struct vfu_hostd *h,
 				    const struct vgsp_vm *vm);
 void vfu_hostd_mirror_put(struct vfu_hostd *h, struct mirror *m);
 void vfu_hostd_mirror_drop_unused(struct vfu_hostd *h, struct mirror *m);
+struct mirror *vfu_hostd_mirror_find(struct vfu_hostd *h,
+				      const struct vgsp_vm *vm);
+
+/* hostd_replay.c: the state methods a launch replays, in write order */
+struct hd_mthd *vfu_hostd_replay_list(struct vfu_hostd *h, struct vgsp_dev *dev,
+				      const struct vgsp_chan *ch, u64 since,
+				      size_t *n);
 /* The first host channel asks for the clock a CUDA context gets. */
 void vfu_hostd_boost_once(struct vfu_hostd *h);
 
