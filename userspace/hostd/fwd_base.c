@@ -61,6 +61,18 @@ int hd_perf_boost(struct hd_dev *d)
 			  "ctrl PERF_BOOST (CUDA, to max, until the client goes)") ? -1 : 0;
 }
 
+int hd_ce_pce_mask(struct hd_dev *d, unsigned int copy_index, uint32_t *mask)
+{
+	struct nv_ce_pce_mask p = { NV2080_ENGINE_TYPE_COPY0 + copy_index, 0 };
+
+	if (copy_index > 9 ||
+	    rm_control(d, d->subdevice, NV2080_CTRL_CMD_CE_GET_CE_PCE_MASK, &p,
+		       sizeof(p), "ctrl CE_GET_CE_PCE_MASK"))
+		return -1;
+	*mask = p.pceMask;
+	return 0;
+}
+
 const char *hd_driver_version(struct hd_dev *d)
 {
 	return d->drv_version;

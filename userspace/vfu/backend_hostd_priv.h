@@ -113,6 +113,9 @@ struct vfu_hostd {
 	 * to fence), so the engine's bandwidth shows apart from the guest's */
 	uint64_t ce_large_bytes, ce_large_ns, ce_large_n;
 	int ce_index;			/* the copy engine that opened, or -1 */
+	bool ce_pce_known;		/* ce_pce_mask answered by RM */
+	uint32_t ce_pce_mask;		/* the PCEs behind COPY<ce_index> */
+	uint32_t ce_pce_status;		/* RM status when it was refused */
 	unsigned int ce_open_fails;	/* in a row; CE_OPEN_TRIES: give up */
 };
 

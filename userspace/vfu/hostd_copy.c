@@ -51,8 +51,15 @@ static int ce_open(struct vfu_hostd *h, struct hd_vas *v, struct hd_fwd_chan *c)
 						     order[i];
 
 		if (!hd_fwd_ce_open(&h->d, v, c, e)) {
-			if (h->ce_index < 0 && h->log)
-				fprintf(h->log, "hostd: guest copies run on COPY%u\n", e);
+			if (h->ce_index < 0) {
+				/* which PCEs the copies will use (issue #11) */
+				h->ce_pce_known = !hd_ce_pce_mask(&h->d, e,
+								  &h->ce_pce_mask);
+				if (!h->ce_pce_known)
+					h->ce_pce_status = h->d.last_status;
+				if (h->log)
+					fprintf(h->log, "hostd: guest copies run on COPY%u\n", e);
+			}
 			h->ce_index = (int)e;
 			h->ce_open_fails = 0;
 			h->ce_opens++;
@@ -483,6 +490,11 @@ void vfu_hostd_ce_show(struct vfu_hostd *h, FILE *f)
 		(unsigned long long)h->ce_open_errors, h->ce_index,
 		(unsigned long long)(h->last_ce_ns / 1000),
 		(unsigned long long)(h->max_ce_ns / 1000));
+	if (h->ce_pce_known)
+		fprintf(f, "ce_pce_mask 0x%x\n", h->ce_pce_mask);
+	else if (h->ce_index >= 0)
+		fprintf(f, "ce_pce_mask unknown (RM status 0x%x)\n",
+			h->ce_pce_status);
 	fprintf(f, "ce_large_n %llu ce_large_bytes %llu ce_large_gpu_us %llu ce_large_gbps %.2f\n",
 		(unsigned long long)h->ce_large_n,
 		(unsigned long long)h->ce_large_bytes,

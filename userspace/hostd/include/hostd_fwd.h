@@ -37,6 +37,8 @@ int hd_open_base(struct hd_dev *d, FILE *log);
  * at its idle clock. 0 or -1 (d->last_status).
  */
 int hd_perf_boost(struct hd_dev *d);
+/* The physical copy engines behind COPY@copy_index (0..9): 0, or -1 (RM refused). */
+int hd_ce_pce_mask(struct hd_dev *d, unsigned int copy_index, uint32_t *mask);
 /* "580.159.04" or "" if the query failed */
 const char *hd_driver_version(struct hd_dev *d);
 /* (added) the driver branch nvrm_abi.h is pinned to, and the gate (pure):

@@ -61,6 +61,7 @@
 #define NVC36F_CTRL_CMD_GPFIFO_GET_WORK_SUBMIT_TOKEN 0xC36F0108u
 #define NV0080_CTRL_CMD_DMA_INVALIDATE_TLB 0x0080180Cu
 #define NV2080_CTRL_CMD_PERF_BOOST 0x2080200Au
+#define NV2080_CTRL_CMD_CE_GET_CE_PCE_MASK 0x20802A02u
 /* NV2080_CTRL_PERF_BOOST_FLAGS: CMD 1:0 (2 = BOOST_TO_MAX), CUDA 4:4,
  * CUDA_PRIORITY 6:6 (1 = HIGH); duration 0xffffffff: until cleared */
 #define NV2080_PERF_BOOST_CUDA_MAX ((2u << 0) | (1u << 4) | (1u << 6))
@@ -302,6 +303,11 @@ struct nv_perf_boost {          /* NV2080_CTRL_PERF_BOOST_PARAMS */
 	uint32_t flags, duration;
 };
 
+struct nv_ce_pce_mask {         /* NV2080_CTRL_CE_GET_CE_PCE_MASK_PARAMS */
+	uint32_t ceEngineType;  /* NV2080_ENGINE_TYPE_COPYn */
+	uint32_t pceMask;       /* the physical copy engines behind it */
+};
+
 struct nv_gpfifo_schedule {     /* NVA06F/NVA06C_CTRL_GPFIFO_SCHEDULE_PARAMS */
 	uint8_t bEnable, bSkipSubmit, bSkipEnable;
 };
@@ -393,6 +399,7 @@ NVRM_SIZE(struct nv_channel_alloc, 368);
 NVRM_SIZE(struct nv_gpfifo_schedule, 3);
 NVRM_SIZE(struct nvb0b5_alloc, 8);
 NVRM_SIZE(struct nv_perf_boost, 8);
+NVRM_SIZE(struct nv_ce_pce_mask, 8);
 NVRM_SIZE(struct nv0080_classlist, 16);
 
 #endif

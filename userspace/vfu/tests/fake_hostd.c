@@ -146,6 +146,14 @@ void hd_vas_destroy(struct hd_dev *d, struct hd_vas *v)
 	memset(v, 0, sizeof(*v));
 }
 
+int hd_ce_pce_mask(struct hd_dev *d, unsigned int copy_index, uint32_t *mask)
+{
+	if (fake_rm.pce_fails)
+		return -1;
+	*mask = 0x3u << (2 * copy_index);	/* two PCEs per LCE, made up */
+	return 0;
+}
+
 int hd_perf_boost(struct hd_dev *d)
 {
 	fake_rm.boosts++;

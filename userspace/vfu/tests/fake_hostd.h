@@ -16,6 +16,7 @@ struct fake_rm {
 	uint64_t sync_ns;		/* a mirror sync's time in "RM" */
 	int ce_open_fails, copy_rc;	/* forced answers for copy channels */
 	int boost_fails;
+	int pce_fails;			/* CE_GET_CE_PCE_MASK refused */
 	/* calls */
 	unsigned int registered, unregistered, vas_created, vas_destroyed;
 	unsigned int vidmem;		/* FB partitions made */

@@ -357,6 +357,22 @@ static void test_invalidate_is_the_resync_point(void **state)
 	assert_int_equal(fake_rm.nruns, 1);
 }
 
+/* Whether vfu_hostd_show()'s text holds @text. */
+static bool show_has(struct fx *f, const char *text)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	bool has;
+
+	assert_non_null(m);
+	vfu_hostd_show(f->h, m);
+	fclose(m);
+	has = strstr(buf, text) != NULL;
+	free(buf);
+	return has;
+}
+
 /* A counter of vfu_hostd_show()'s text, by name. */
 static unsigned long long stat(struct fx *f, const char *name)
 {
@@ -738,6 +754,8 @@ static void test_copy_runs_on_the_gpu(void **state)
 	assert_int_equal(stat(f, "ce_copies"), 1);
 	assert_int_equal(stat(f, "ce_bytes"), 0x2000);
 	assert_int_equal(stat(f, "ce_large_n"), 0);	/* under 1 MiB */
+	/* the PCEs behind the engine, asked once when it first opened */
+	assert_true(show_has(f, "ce_pce_mask 0x30\n"));	/* COPY2 in the fake */
 
 	/* several lines in one copy, the same channel, no second mirror */
 	submit(f, lines, VGSP_ARRAY_SIZE(lines));
@@ -811,8 +829,10 @@ static void test_copy_fallbacks_and_fault(void **state)
 	};
 
 	make_channel(f);
+	fake_rm.pce_fails = 1;	/* RM does not say which PCEs: said so, copies go on */
 	submit(f, fill, VGSP_ARRAY_SIZE(fill));
 	assert_false(chan_stopped(f));
+	assert_true(show_has(f, "ce_pce_mask unknown (RM status 0x"));
 	assert_int_equal(ram_rd(f, 0x100), 0x77777777);
 	assert_int_equal(ram_rd(f, 0x10c), 0x77777777);
 	assert_int_equal(ram_rd(f, 0x110), 0);
