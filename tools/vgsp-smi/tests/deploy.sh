@@ -90,7 +90,7 @@ else
 		eq deploy.dkms.vermagic "$(modinfo -F vermagic "$_ko" | cut -d' ' -f1)" "$_krel"
 		eq deploy.dkms.name "$(modinfo -F name "$_ko")" vgsp
 		check_p=$(modinfo -F parm "$_ko" | cut -d: -f1 | sort | tr '\n' ' ')
-		eq deploy.dkms.params "$check_p" "backend bar1_mmap bar3_mmap fb_budget_gib hostd_selftest max_instances msix_vectors phys_gpu pin_queues rpc_inline_us "
+		eq deploy.dkms.params "$check_p" "backend bar1_mmap bar3_mmap fb_budget_gib hostd_pin_pages hostd_selftest max_instances msix_vectors phys_gpu pin_queues rpc_inline_us "
 	else
 		fail deploy.dkms.module "no vgsp.ko under $T/dkms-tree/vgsp/$_v/$_krel"
 	fi
