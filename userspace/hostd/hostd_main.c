@@ -669,12 +669,43 @@ static void *read_file(const char *path, size_t *n)
 static int fwd_test(const char *cubin);
 int hostd_attach_main(int argc, char **argv); /* hostd_attach.c */
 
+/*
+ * vgsp-hostd ce-info: the physical copy engines RM puts behind each copy
+ * engine COPY0..COPY9 (CE_GET_CE_PCE_MASK), one line each; an engine RM
+ * does not answer for prints its status. 0 when RM answered for any.
+ */
+static int ce_info(void)
+{
+	static struct hd_dev d;
+	unsigned int e, answered = 0;
+
+	if (hd_open_base(&d, NULL)) {
+		printf("ce-info: the GPU cannot be used: stage '%s', RM status 0x%x\n",
+		       d.stage ? d.stage : "open", d.last_status);
+		return 1;
+	}
+	for (e = 0; e <= 9; e++) {
+		uint32_t mask = 0;
+
+		if (hd_ce_pce_mask(&d, e, &mask)) {
+			printf("COPY%u pce_mask unknown (RM status 0x%x)\n", e, d.last_status);
+			continue;
+		}
+		answered++;
+		printf("COPY%u pce_mask 0x%x (%d PCEs)\n", e, mask, __builtin_popcount(mask));
+	}
+	hd_close(&d);
+	return answered ? 0 : 1;
+}
+
 int main(int argc, char **argv)
 {
 	const char *cubin = "build/kern.cubin", *mode = "auto";
 	int multi_ce = 0;
 	if (argc > 1 && !strcmp(argv[1], "attach"))
 		return hostd_attach_main(argc - 2, argv + 2);
+	if (argc > 1 && !strcmp(argv[1], "ce-info"))
+		return ce_info();
 	if (argc > 1 && !strcmp(argv[1], "fwd-test")) {
 		for (int i = 2; i < argc; i++) {
 			if (!strcmp(argv[i], "--cubin") && i + 1 < argc) {
