@@ -277,6 +277,14 @@ check "trace-stats: -L keeps the long submission and the idle before it" sh -c \
 check "trace-stats: an operation's submit and exec" sh -c "grep -Eq '^op gr submit +1 +2.0' '$T/ts.out' && grep -Eq '^op gr exec +1 +8600.0' '$T/ts.out'"
 check "trace-stats: -L splits a long submission into its operations and the rest" sh -c \
 	"grep -Eq '^ops in work >= 1000 +1 +8602.0' '$T/ts.out' && grep -Eq '^rest of work >= 1000 +1 +98.0' '$T/ts.out'"
+# launches alternating between two channels: the ones after the other channel's apart
+printf '%s\n' "30.000100 vgsp_op: dev=W chid=4 class=gr submit_ns=0 exec_ns=175000" \
+	"30.000200 vgsp_op: dev=W chid=5 class=gr submit_ns=0 exec_ns=176000" \
+	"30.000300 vgsp_op: dev=W chid=5 class=gr submit_ns=0 exec_ns=9000" \
+	"30.000400 vgsp_op: dev=W chid=4 class=gr submit_ns=0 exec_ns=174000" > "$T/sw"
+sh "$TS" "$T/sw" > "$T/sw.out" 2>&1
+check "trace-stats: launches after another channel's and after their own apart" sh -c \
+	"grep -Eq '^op gr exec, other channel before +2 +174.0' '$T/sw.out' && grep -Eq '^op gr exec, same channel before +1 +9.0' '$T/sw.out'"
 check "trace-stats: -d keeps one instance" sh -c "sh '$TS' -d V '$T/tr' | grep -Eq '^work +1 +100.0'"
 rc_is "trace-stats: -L needs a number" 2 sh "$TS" -L x "$T/tr"
 # tools/vgsp-trace-segments: a segment with two operations split into decode, ops, gap, tail
