@@ -52,9 +52,12 @@
 #define PCAS2_ACTION(d)			((d) & 0xf)
 #define PCAS2_NOP			0x0
 #define PCAS2_INVALIDATE		0x1
-#define PCAS2_INCREMENT_PUT		0x6
-#define PCAS2_DECREMENT_DEPENDENCE	0x7
+#define PCAS2_SCHEDULE			0x2
+#define PCAS2_INVALIDATE_COPY_SCHEDULE	0x3
 #define PCAS2_PREFETCH			0x8
+#define PCAS2_PREFETCH_SCHEDULE		0x9
+#define PCAS2_INV_PREFETCH_COPY_SCHEDULE 0xa
+#define PCAS2_INV_PREFETCH_COPY_FORCE	0xb	/* ..._FORCE_REQUIRE_SCHEDULING */
 
 static int refuse(struct vgsp_chan *ch)
 {
@@ -77,7 +80,7 @@ static int i2m_launch(struct vgsp_chan *ch, u32 d)
 	r->i2m_launch = d;
 	r->i2m_total = total;
 	r->i2m_done = 0;
-	r->i2m_pg_ok = false;	/* each transfer walks its own pages */
+	r->i2m_pg_size = 0;	/* each transfer walks its own pages */
 	return VGSP_ENG_OK;
 }
 
@@ -87,9 +90,9 @@ static int i2m_launch(struct vgsp_chan *ch, u32 d)
  * tables for each was most of a launch's decode time (a walk is five
  * table reads, uncached when the FB is GPU memory). So the page a dword
  * lands in is walked once and reused, as a TLB would, until the transfer
- * ends, the page ends or the guest invalidates (pt_gen). The walk keeps
- * the checks of vgsp_vm_write(): a fault is still reported at the dword
- * that reaches the unmapped, read-only or message page.
+ * ends, the page ends or the guest invalidates (pt_gen). The walk is
+ * vgsp_vm_write()'s: a fault is still reported at the dword that reaches
+ * the unmapped, read-only or message page.
  */
 static int i2m_write(struct vgsp_dev *dev, struct vgsp_chan *ch, u64 dst,
 		     const u8 *b, u32 n)
@@ -98,18 +101,16 @@ static int i2m_write(struct vgsp_dev *dev, struct vgsp_chan *ch, u64 dst,
 	u64 gen = vgsp_load64(&dev->mm->pt_gen);
 	struct vgsp_xlate x;
 
-	if (!r->i2m_pg_ok || r->i2m_pg_gen != gen || dst < r->i2m_pg_va ||
+	if (!r->i2m_pg_size || r->i2m_pg_gen != gen || dst < r->i2m_pg_va ||
 	    dst - r->i2m_pg_va >= r->i2m_pg_size) {
-		r->i2m_pg_ok = false;
-		if (vgsp_mmu_translate(dev, &ch->vm, dst, &x) || x.ro ||
-		    x.kind == VGSP_PTE_KIND_SMSKED_MESSAGE)
+		r->i2m_pg_size = 0;
+		if (vgsp_mmu_translate_write(dev, &ch->vm, dst, &x))
 			return -EFAULT;
 		r->i2m_pg_va = dst & ~(x.page - 1);
 		r->i2m_pg_pa = x.pa - (dst & (x.page - 1));
 		r->i2m_pg_size = x.page;
 		r->i2m_pg_target = x.target;
 		r->i2m_pg_gen = gen;
-		r->i2m_pg_ok = true;
 	}
 	/* a dword across the page end: the general path walks both pages */
 	if (dst - r->i2m_pg_va + n > r->i2m_pg_size)
@@ -214,11 +215,10 @@ static void trace_launch(struct vgsp_dev *dev, struct vgsp_chan *ch)
  * the actions with SCHEDULE run anything; NOP, INVALIDATE and PREFETCH
  * act on the QMD cache (which a forwarding backend does not share with
  * the guest), so running the QMD for them would run a kernel the guest
- * never asked for. INCREMENT_PUT and DECREMENT_DEPENDENCE (dependent QMDs)
- * keep being launched as before, counted apart. Reserved values (4, 5,
- * 12..15) are refused by the caller's default: launched as before and
- * counted with the dependence ones, since nothing in the guest drivers
- * seen so far sends them.
+ * never asked for. Everything else keeps being launched as before:
+ * INCREMENT_PUT and DECREMENT_DEPENDENCE (dependent QMDs) and the reserved
+ * values (4, 5, 12..15, which no guest driver seen so far sends), counted
+ * apart in pcas_dependence.
  */
 static bool pcas_schedules(struct vgsp_dev *dev, u32 mthd, u32 data)
 {
@@ -238,11 +238,11 @@ static bool pcas_schedules(struct vgsp_dev *dev, u32 mthd, u32 data)
 	case PCAS2_PREFETCH:
 		f->st.pcas_no_schedule++;
 		return false;
-	case PCAS2_INCREMENT_PUT:
-	case PCAS2_DECREMENT_DEPENDENCE:
-		f->st.pcas_dependence++;
-		return true;
-	case 2: case 3: case 9: case 10: case 11:	/* ... SCHEDULE */
+	case PCAS2_SCHEDULE:
+	case PCAS2_INVALIDATE_COPY_SCHEDULE:
+	case PCAS2_PREFETCH_SCHEDULE:
+	case PCAS2_INV_PREFETCH_COPY_SCHEDULE:
+	case PCAS2_INV_PREFETCH_COPY_FORCE:
 		f->st.pcas_launches++;
 		return true;
 	default:

@@ -121,11 +121,10 @@ struct vgsp_chan {
 		/*
 		 * The destination page the transfer is in, walked once for
 		 * all its dwords (engine/gr.c): VA and PA of its start, kept
-		 * while the transfer runs and pt_gen stands.
+		 * while the transfer runs and pt_gen stands; size 0: none.
 		 */
 		u64 i2m_pg_va, i2m_pg_pa, i2m_pg_size, i2m_pg_gen;
 		enum vgsp_mem_target i2m_pg_target;
-		bool i2m_pg_ok;
 	} gr;
 	struct vgsp_gr_rec *gr_rec;	/* backend->gr_state only */
 	/* the latency of the operation in flight per class (op_lat.c) */

@@ -183,6 +183,9 @@ void vgsp_pt_track_reset(struct vgsp_mm *mm);
 /* Walk @vm for @va. 0, or -EFAULT (counted in mmu_faults). */
 int vgsp_mmu_translate(struct vgsp_dev *dev, const struct vgsp_vm *vm,
 		       u64 va, struct vgsp_xlate *x);
+/* The same for a write: -EFAULT also for a read-only or message page. */
+int vgsp_mmu_translate_write(struct vgsp_dev *dev, const struct vgsp_vm *vm,
+			     u64 va, struct vgsp_xlate *x);
 /*
  * Read/write @len bytes at @va of @vm, split at page ends. -EFAULT when a
  * page is not mapped (or, for a write, read-only or a message page); the

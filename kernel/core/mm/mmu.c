@@ -152,6 +152,14 @@ fault:
 	return -EFAULT;
 }
 
+int vgsp_mmu_translate_write(struct vgsp_dev *dev, const struct vgsp_vm *vm,
+			     u64 va, struct vgsp_xlate *x)
+{
+	if (vgsp_mmu_translate(dev, vm, va, x))
+		return -EFAULT;
+	return x->ro || x->kind == VGSP_PTE_KIND_SMSKED_MESSAGE ? -EFAULT : 0;
+}
+
 static int vm_rw(struct vgsp_dev *dev, const struct vgsp_vm *vm, u64 va,
 		 u8 *p, u32 len, bool write)
 {
@@ -160,9 +168,8 @@ static int vm_rw(struct vgsp_dev *dev, const struct vgsp_vm *vm, u64 va,
 		u32 n;
 		int ret;
 
-		if (vgsp_mmu_translate(dev, vm, va, &x))
-			return -EFAULT;
-		if (write && (x.ro || x.kind == VGSP_PTE_KIND_SMSKED_MESSAGE))
+		if (write ? vgsp_mmu_translate_write(dev, vm, va, &x) :
+			    vgsp_mmu_translate(dev, vm, va, &x))
 			return -EFAULT;
 		n = x.page - (va & (x.page - 1)) < len ?
 		    (u32)(x.page - (va & (x.page - 1))) : len;
