@@ -33,34 +33,34 @@ static u32 top_bit(unsigned int leaf)
 	return 1U << (leaf / 2);
 }
 
-static bool vector_armed(struct vgsp_gsp *gsp, u32 vector)
+/* The register slot of @vector's leaf, or -1 (no such leaf). */
+static int leaf_slot(struct vgsp_gsp *gsp, u32 vector)
+{
+	return vector / 32 < VGSP_INTR_LEAVES ?
+	       vgsp_regmodel_find(&gsp->dev->regs, INTR_LEAF(vector / 32)) : -1;
+}
+
+/*
+ * @vector goes pending in its leaf (register slot @slot, -1: none) and is
+ * delivered when enabled at both levels.
+ */
+static void raise_at(struct vgsp_gsp *gsp, u32 vector, int slot)
 {
 	unsigned int leaf = vector / 32;
 	u32 bit = 1U << (vector % 32);
 
-	if (leaf >= VGSP_INTR_LEAVES)
-		return false;
-	return (vgsp_gsp_reg(gsp, INTR_LEAF(leaf)) & bit) &&
-	       (gsp->leaf_en[leaf] & bit) && (gsp->top_en & top_bit(leaf));
+	if (slot < 0 || leaf >= VGSP_INTR_LEAVES)
+		return;
+	gsp->dev->regs.values[slot] |= bit;
+	if ((gsp->leaf_en[leaf] & bit) && (gsp->top_en & top_bit(leaf))) {
+		gsp->st.e.irqs++;
+		vgsp_dev_raise_irq(gsp->dev, MSIX_VECTOR);
+	}
 }
 
-static void deliver_if_armed(struct vgsp_gsp *gsp, u32 vector)
+static void raise_vector(struct vgsp_gsp *gsp, u32 vector)
 {
-	if (!vector_armed(gsp, vector))
-		return;
-	gsp->st.e.irqs++;
-	vgsp_dev_raise_irq(gsp->dev, MSIX_VECTOR);
-}
-
-static void set_pending(struct vgsp_gsp *gsp, u32 vector)
-{
-	unsigned int leaf = vector / 32;
-
-	if (leaf >= VGSP_INTR_LEAVES)
-		return;
-	vgsp_gsp_reg_set(gsp, INTR_LEAF(leaf),
-			 vgsp_gsp_reg(gsp, INTR_LEAF(leaf)) |
-			 1U << (vector % 32));
+	raise_at(gsp, vector, leaf_slot(gsp, vector));
 }
 
 /* Any pending vector enabled at both levels: one MSI-X. */
@@ -88,42 +88,28 @@ bool vgsp_gsp_nonstall_raise(struct vgsp_dev *dev, u32 engine_type)
 		return false;
 	vector = gsp->chip->gr_nonstall_vector;
 	gsp->st.e.nonstall_raised++;
-	set_pending(gsp, vector);
-	deliver_if_armed(gsp, vector);
+	raise_vector(gsp, vector);
 	return true;
 }
 
 void vgsp_intr_init(struct vgsp_gsp *gsp)
 {
-	const struct vgsp_regmodel *rm = &gsp->dev->regs;
-	unsigned int leaf = gsp->chip->irq_vector / 32;
-
-	gsp->reg_irqstat = vgsp_regmodel_find(rm, VGSP_GSP_FALCON_BASE +
+	gsp->reg_irqstat = vgsp_regmodel_find(&gsp->dev->regs,
+					      VGSP_GSP_FALCON_BASE +
 					      VGSP_FLCN_IRQSTAT);
-	gsp->reg_gsp_leaf = leaf < VGSP_INTR_LEAVES ?
-			    vgsp_regmodel_find(rm, INTR_LEAF(leaf)) : -1;
+	gsp->reg_gsp_leaf = leaf_slot(gsp, gsp->chip->irq_vector);
 }
 
 /*
- * Every reply: SWGEN0, the leaf bit, MSI-X when armed. The slots were
- * looked up once (five register lookups per reply were a measurable
- * part of a small RPC under TCG).
+ * Every reply: SWGEN0, the leaf bit, MSI-X when armed, through the slots
+ * looked up once (five register lookups per reply were a measurable part
+ * of a small RPC under TCG).
  */
 void vgsp_intr_gsp_raise(struct vgsp_gsp *gsp)
 {
-	u32 *val = gsp->dev->regs.values;
-	u32 vector = gsp->chip->irq_vector, bit = 1U << (vector % 32);
-	unsigned int leaf = vector / 32;
-
 	if (gsp->reg_irqstat >= 0)
-		val[gsp->reg_irqstat] |= VGSP_IRQ_SWGEN0;
-	if (gsp->reg_gsp_leaf < 0)
-		return;
-	val[gsp->reg_gsp_leaf] |= bit;
-	if ((gsp->leaf_en[leaf] & bit) && (gsp->top_en & top_bit(leaf))) {
-		gsp->st.e.irqs++;
-		vgsp_dev_raise_irq(gsp->dev, MSIX_VECTOR);
-	}
+		gsp->dev->regs.values[gsp->reg_irqstat] |= VGSP_IRQ_SWGEN0;
+	raise_at(gsp, gsp->chip->irq_vector, gsp->reg_gsp_leaf);
 }
 
 void vgsp_intr_gsp_retrigger(struct vgsp_gsp *gsp)
@@ -132,8 +118,7 @@ void vgsp_intr_gsp_retrigger(struct vgsp_gsp *gsp)
 
 	if (!(vgsp_gsp_reg(gsp, irq) & VGSP_IRQ_SWGEN0))
 		return;
-	set_pending(gsp, gsp->chip->irq_vector);
-	deliver_if_armed(gsp, gsp->chip->irq_vector);
+	raise_at(gsp, gsp->chip->irq_vector, gsp->reg_gsp_leaf);
 }
 
 void vgsp_intr_reset(struct vgsp_gsp *gsp)
@@ -215,8 +200,7 @@ static void trigger_write(struct vgsp_dev *dev, const struct vgsp_reg *reg,
 
 	if (!gsp)
 		return;
-	set_pending(gsp, vector);
-	deliver_if_armed(gsp, vector);
+	raise_vector(gsp, vector);
 }
 
 const struct vgsp_reg vgsp_intr_regs[] = {
