@@ -102,13 +102,31 @@ u32 vgsp_msgq_free_slots(struct vgsp_gsp *gsp)
 	return stat_free(&gsp->q, gsp->q.cpu_rptr);
 }
 
+/*
+ * The status queue's header, which we own: msgqTxHeader with our write
+ * pointer @wptr, then (at VGSP_RXH_OFF) our command read pointer @rptr.
+ */
+static void stat_header(const struct vgsp_msgq *q, u8 h[VGSP_RXH_OFF + 4],
+			u32 wptr, u32 rptr)
+{
+	vgsp_put32(h, VGSP_TXH_VERSION, 0);
+	vgsp_put32(h, VGSP_TXH_SIZE, q->statq_size);
+	vgsp_put32(h, VGSP_TXH_MSG_SIZE, VGSP_MSG_SLOT);
+	vgsp_put32(h, VGSP_TXH_MSG_COUNT, q->stat_count);
+	vgsp_put32(h, VGSP_TXH_WRITE_PTR, wptr);
+	vgsp_put32(h, VGSP_TXH_FLAGS, VGSP_MSGQ_FLAG_SWAP_RX);
+	vgsp_put32(h, VGSP_TXH_RX_HDR_OFF, VGSP_RXH_OFF);
+	vgsp_put32(h, VGSP_TXH_ENTRY_OFF, VGSP_ENTRY_OFF);
+	vgsp_put32(h, VGSP_RXH_OFF, rptr);
+}
+
 int vgsp_msgq_link(struct vgsp_gsp *gsp, u64 shm_pa, u32 npages,
 		   u64 cmdq_off, u64 statq_off)
 {
 	struct vgsp_msgq *q = &gsp->q;
 	u64 total = (u64)npages * VGSP_PAGE_SIZE;
 	u64 min_q = VGSP_ENTRY_OFF + MIN_QUEUE_SLOTS * VGSP_MSG_SLOT;
-	u8 h[VGSP_TXH_LEN + 4];
+	u8 h[VGSP_RXH_OFF + 4];
 
 	/* Offsets are the guest's: bound them by the region before summing. */
 	if ((shm_pa & (VGSP_PAGE_SIZE - 1)) || npages < 2 ||
@@ -129,16 +147,7 @@ int vgsp_msgq_link(struct vgsp_gsp *gsp, u64 shm_pa, u32 npages,
 	q->statq_size = (u32)(total - statq_off);
 	q->stat_count = (q->statq_size - VGSP_ENTRY_OFF) / VGSP_MSG_SLOT;
 
-	memset(h, 0, sizeof(h));
-	vgsp_put32(h, VGSP_TXH_VERSION, 0);
-	vgsp_put32(h, VGSP_TXH_SIZE, q->statq_size);
-	vgsp_put32(h, VGSP_TXH_MSG_SIZE, VGSP_MSG_SLOT);
-	vgsp_put32(h, VGSP_TXH_MSG_COUNT, q->stat_count);
-	vgsp_put32(h, VGSP_TXH_WRITE_PTR, 0);
-	vgsp_put32(h, VGSP_TXH_FLAGS, VGSP_MSGQ_FLAG_SWAP_RX);
-	vgsp_put32(h, VGSP_TXH_RX_HDR_OFF, VGSP_RXH_OFF);
-	vgsp_put32(h, VGSP_TXH_ENTRY_OFF, VGSP_ENTRY_OFF);
-	vgsp_put32(h, VGSP_RXH_OFF, 0);		/* our command read pointer */
+	stat_header(q, h, 0, 0);
 	if (vgsp_shm_write(gsp, q->statq_off, h, sizeof(h))) {
 		q->npages = 0;
 		return -EFAULT;
@@ -158,26 +167,22 @@ int vgsp_msgq_link(struct vgsp_gsp *gsp, u64 shm_pa, u32 npages,
 /*
  * Our status-queue write pointer, and with @rptr != NO_CONSUME our command
  * read pointer too, in one write: both are in the header we own, 0x10
- * apart, and the fields between them are ours from link (written again
- * unchanged). CPU-RM reads each pointer on its own (the write pointer for
+ * apart, and the fields between them are stat_header()'s, as link wrote
+ * them. CPU-RM reads each pointer on its own (the write pointer for
  * replies, the read pointer for room to send), so nothing needs one
  * visible before the other; the reply slot is complete before either.
  */
 static int publish(struct vgsp_gsp *gsp, u32 wptr, u32 rptr)
 {
-	u8 h[VGSP_RXH_OFF + 4 - VGSP_TXH_WRITE_PTR];
+	u8 h[VGSP_RXH_OFF + 4];
 
 	if (rptr == NO_CONSUME)
 		return write_u32(gsp, gsp->q.statq_off + VGSP_TXH_WRITE_PTR,
 				 wptr);
-	vgsp_put32(h, 0, wptr);
-	vgsp_put32(h, VGSP_TXH_FLAGS - VGSP_TXH_WRITE_PTR,
-		   VGSP_MSGQ_FLAG_SWAP_RX);
-	vgsp_put32(h, VGSP_TXH_RX_HDR_OFF - VGSP_TXH_WRITE_PTR, VGSP_RXH_OFF);
-	vgsp_put32(h, VGSP_TXH_ENTRY_OFF - VGSP_TXH_WRITE_PTR, VGSP_ENTRY_OFF);
-	vgsp_put32(h, VGSP_RXH_OFF - VGSP_TXH_WRITE_PTR, rptr);
-	if (vgsp_shm_write(gsp, gsp->q.statq_off + VGSP_TXH_WRITE_PTR, h,
-			   sizeof(h)))
+	stat_header(&gsp->q, h, wptr, rptr);
+	if (vgsp_shm_write(gsp, gsp->q.statq_off + VGSP_TXH_WRITE_PTR,
+			   h + VGSP_TXH_WRITE_PTR,
+			   sizeof(h) - VGSP_TXH_WRITE_PTR))
 		return -EFAULT;
 	gsp->q.cmd_rptr = rptr;
 	return 0;
