@@ -250,19 +250,19 @@ int vgsp_os_user_trace_format(const struct vgsp_trace_rec *r, char *buf,
 /*
  * The sink and its argument change together under the write lock, so a
  * sink is never called with another's argument, nor after
- * vgsp_os_user_trace() has replaced it. trace_on spares the lock while off.
+ * vgsp_os_user_trace() has replaced it. trace_live (1 while a sink is set)
+ * spares the lock while off; the core reads it too (the OS seam's trace_live).
  */
 static pthread_rwlock_t trace_rw = PTHREAD_RWLOCK_INITIALIZER;
 static vgsp_trace_sink trace_sink;
 static void *trace_arg;
-static bool trace_on;
-static int trace_live;		/* the OS seam's trace_live: a sink is set */
+static int trace_live;
 
 static void u_trace(const struct vgsp_trace_rec *r)
 {
 	char line[256];
 
-	if (!__atomic_load_n(&trace_on, __ATOMIC_ACQUIRE))
+	if (!__atomic_load_n(&trace_live, __ATOMIC_ACQUIRE))
 		return;
 	vgsp_os_user_trace_format(r, line, sizeof(line));
 	pthread_rwlock_rdlock(&trace_rw);
@@ -308,7 +308,6 @@ void vgsp_os_user_trace(vgsp_trace_sink sink, void *arg)
 	pthread_rwlock_wrlock(&trace_rw);
 	trace_sink = sink;
 	trace_arg = arg;
-	__atomic_store_n(&trace_on, sink != NULL, __ATOMIC_RELEASE);
 	__atomic_store_n(&trace_live, sink != NULL, __ATOMIC_RELEASE);
 	pthread_rwlock_unlock(&trace_rw);
 }
