@@ -135,6 +135,19 @@ static void wait_gp_get(struct dev_fx *f, u32 want)
 	assert_int_equal(rd32(f, USERD_PA + VGSP_USERD_GP_GET), want);
 }
 
+/* Up to 2 s for the channel's error notifier to be written (status 0xffff). */
+static void wait_errnot(struct dev_fx *f)
+{
+	int i;
+
+	for (i = 0; i < 2000 && (rd32(f, ERRNOT_PA + 12) >> 16) == 0; i++) {
+		struct timespec ts = { 0, 1000000 };
+
+		nanosleep(&ts, NULL);
+	}
+	assert_int_equal(rd32(f, ERRNOT_PA + 12) >> 16, 0xffff);
+}
+
 static void test_fast_scrub_and_semaphores(void **state)
 {
 	struct dev_fx *f = *state;
@@ -234,12 +247,7 @@ static void test_compute_launch_refused(void **state)
 
 	make_channel(f);
 	submit(f, 0, 0, pb, VGSP_ARRAY_SIZE(pb));
-	for (int i = 0; i < 2000 && (rd32(f, ERRNOT_PA + 12) >> 16) == 0; i++) {
-		struct timespec ts = { 0, 1000000 };
-
-		nanosleep(&ts, NULL);
-	}
-	assert_int_equal(rd32(f, ERRNOT_PA + 12) >> 16, 0xffff);
+	wait_errnot(f);
 	assert_int_equal(rd32(f, ERRNOT_PA + 8), 13);	/* GR exception */
 	vgsp_dev_lock(f->dev);
 	ch = vgsp_fifo_chan_find(f->dev, CLIENT, HCHAN);
@@ -302,7 +310,7 @@ static void test_pcas_actions_that_do_not_schedule(void **state)
 	static const u32 run[] = { 0x200120b0, 0x9 };	/* PREFETCH_SCHEDULE */
 	struct vgsp_chan *ch;
 	struct trace_ev e;
-	int i, k;
+	int k;
 
 	make_channel(f);
 	submit(f, 0, 0, quiet, VGSP_ARRAY_SIZE(quiet));
@@ -332,11 +340,7 @@ static void test_pcas_actions_that_do_not_schedule(void **state)
 	assert_int_equal(e.b, 0x10000);			/* SEND_PCAS_A << 8 */
 	assert_int_equal(e.c, 1056);
 	assert_int_equal(e.d, 2 | 3ULL << 32);
-	for (i = 0; i < 2000 && (rd32(f, ERRNOT_PA + 12) >> 16) == 0; i++) {
-		struct timespec ts = { 0, 1000000 };
-
-		nanosleep(&ts, NULL);
-	}
+	wait_errnot(f);
 	assert_int_equal(rd32(f, ERRNOT_PA + 8), 13);	/* sim: GR exception */
 	vgsp_dev_lock(f->dev);
 	assert_int_equal(ch->st.gr_launches, 1);
@@ -367,7 +371,6 @@ static void test_compute_inline_walks_per_page(void **state)
 	static const u32 third[] = { 0x2001206d, 0xa3 };
 	u32 inval = 1U << 31;
 	struct vgsp_chan *ch;
-	int i;
 
 	make_channel(f);
 	submit(f, 0, 0, first, VGSP_ARRAY_SIZE(first));
@@ -389,12 +392,7 @@ static void test_compute_inline_walks_per_page(void **state)
 	assert_int_equal(rd32(f, VA_PA + 0x1ffffc), 0);
 
 	submit_at(f, I2M_NEW_PA, 2, 0x200, third, VGSP_ARRAY_SIZE(third));
-	for (i = 0; i < 2000 && (rd32(f, ERRNOT_PA + 12) >> 16) == 0; i++) {
-		struct timespec ts = { 0, 1000000 };
-
-		nanosleep(&ts, NULL);
-	}
-	assert_int_equal(rd32(f, ERRNOT_PA + 12) >> 16, 0xffff);
+	wait_errnot(f);
 	assert_int_equal(rd32(f, ERRNOT_PA + 8), 31);	/* MMU fault */
 	vgsp_dev_lock(f->dev);
 	ch = vgsp_fifo_chan_find(f->dev, CLIENT, HCHAN);
