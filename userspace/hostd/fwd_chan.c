@@ -51,6 +51,15 @@ static void cpu_relax(void)
 #endif
 }
 
+/* RM stops a whole channel group on an RC, so its other channels must not
+ * be reused either, nor new ones opened in it. */
+static void mark_dead(struct hd_fwd_chan *c)
+{
+	c->dead = true;
+	if (c->group)
+		c->group->dead = true;
+}
+
 /* 0 fence reached; -EFAULT the notifier reports an RC (*rc = info32);
  * -ETIMEDOUT. Either error marks the channel dead. */
 static int wait_fence(struct hd_fwd_chan *c, uint32_t want, uint64_t timeout_ns, uint32_t *rc)
@@ -63,14 +72,14 @@ static int wait_fence(struct hd_fwd_chan *c, uint32_t want, uint64_t timeout_ns,
 			c->rc_info32 = n->info32;
 			if (rc)
 				*rc = c->rc_info32;
-			c->dead = true;
+			mark_dead(c);
 			return -EFAULT;
 		}
 		if ((int32_t)(*f - want) >= 0)
 			return 0;
 		uint64_t el = hd_now_ns() - t0;
 		if (el > timeout_ns) {
-			c->dead = true;
+			mark_dead(c);
 			return -ETIMEDOUT;
 		}
 		if (el < FWD_SPIN_NS) {
@@ -98,11 +107,78 @@ struct fwd_kind {
 	const char *what;
 };
 
-/* 0; -1 an RM call failed; -2 the channel was created but its first
- * pushbuffer did not complete (worth one retry with other ring memory) */
-static int open_once(struct hd_dev *d, struct hd_vas *v, struct hd_fwd_chan *c, int ringmem,
-		     const struct fwd_kind *k)
+static int alloc_group(struct hd_dev *d, struct hd_vas *v, uint32_t engine, const char *what,
+		       uint32_t *tsg_out, uint32_t *ctxshare_out)
 {
+	struct nv_channel_group_alloc tsg;
+	uint32_t h = hd_new_handle(d), cs_h;
+
+	memset(&tsg, 0, sizeof(tsg));
+	tsg.hVASpace = v->hvas;
+	tsg.engineType = engine;
+	if (rm_alloc(d, d->device, &h, KEPLER_CHANNEL_GROUP_A, &tsg, sizeof(tsg), what))
+		return -1;
+	struct nv_ctxshare_alloc cs = { v->hvas, NV_CTXSHARE_ALLOCATION_FLAGS_SUBCONTEXT_ASYNC, 0 };
+	cs_h = hd_new_handle(d);
+	if (rm_alloc(d, h, &cs_h, FERMI_CONTEXT_SHARE_A, &cs, sizeof(cs),
+		     "alloc FERMI_CONTEXT_SHARE_A (fwd)")) {
+		rm_free(d, d->device, h);
+		return -1;
+	}
+	*tsg_out = h;
+	*ctxshare_out = cs_h;
+	return 0;
+}
+
+int hd_fwd_group_open(struct hd_dev *d, struct hd_vas *v, struct hd_fwd_group *g)
+{
+	memset(g, 0, sizeof(*g));
+	if (!v->hvas || !v->hvirt)
+		return -1;
+	return alloc_group(d, v, NV2080_ENGINE_TYPE_GRAPHICS,
+			   "alloc KEPLER_CHANNEL_GROUP_A (fwd, shared)", &g->tsg, &g->ctxshare);
+}
+
+void hd_fwd_group_close(struct hd_dev *d, struct hd_fwd_group *g)
+{
+	if (g->tsg)
+		rm_free(d, d->device, g->tsg); /* its subcontext */
+	memset(g, 0, sizeof(*g));
+}
+
+/*
+ * A channel joining group @g: the group's first channel schedules the
+ * group (as when each had its own); a later one is scheduled on its own,
+ * as UVM does for the channels it adds to a group, and should RM refuse
+ * that, by scheduling the group again.
+ */
+static int schedule(struct hd_dev *d, struct hd_fwd_chan *c, struct hd_fwd_group *g)
+{
+	struct nv_gpfifo_schedule sched = { 1, 0, 0 };
+
+	if (g && g->scheduled) {
+		if (!rm_control(d, c->chan, NVA06F_CTRL_CMD_GPFIFO_SCHEDULE, &sched, sizeof(sched),
+				"ctrl channel GPFIFO_SCHEDULE (fwd, in a running group)")) {
+			g->chan_schedules++;
+			return 0;
+		}
+	}
+	if (rm_control(d, g ? g->tsg : c->tsg, NVA06C_CTRL_CMD_GPFIFO_SCHEDULE, &sched,
+		       sizeof(sched), "ctrl TSG GPFIFO_SCHEDULE (fwd)"))
+		return -1;
+	if (g)
+		g->scheduled = true;
+	return 0;
+}
+
+/* 0; -1 an RM call failed; -2 the channel was created but its first
+ * pushbuffer did not complete (worth one retry with other ring memory).
+ * @g: the group to open it in, or NULL for one of its own. */
+static int open_once(struct hd_dev *d, struct hd_vas *v, struct hd_fwd_chan *c, int ringmem,
+		     const struct fwd_kind *k, struct hd_fwd_group *g)
+{
+	uint32_t parent;
+
 	memset(c, 0, sizeof(*c));
 	c->ring.map_fd = c->pbm.map_fd = c->fence.map_fd = c->notif.map_fd = -1;
 	c->vid_ring = ringmem == HD_MEM_VID;
@@ -115,21 +191,15 @@ static int open_once(struct hd_dev *d, struct hd_vas *v, struct hd_fwd_chan *c, 
 	memset(c->fence.cpu, 0, 4096);
 	memset(c->notif.cpu, 0, 4096);
 
-	struct nv_channel_group_alloc tsg;
-	memset(&tsg, 0, sizeof(tsg));
-	tsg.hVASpace = v->hvas;
-	tsg.engineType = k->engine;
-	c->tsg = hd_new_handle(d);
-	if (rm_alloc(d, d->device, &c->tsg, KEPLER_CHANNEL_GROUP_A, &tsg, sizeof(tsg),
-		     k->what)) {
-		c->tsg = 0;
-		return -1;
+	if (g) {
+		if (g->dead || !g->tsg)
+			return -1;
+		parent = g->tsg;
+	} else {
+		if (alloc_group(d, v, k->engine, k->what, &c->tsg, &c->ctxshare))
+			return -1;
+		parent = c->tsg;
 	}
-	struct nv_ctxshare_alloc cs = { v->hvas, NV_CTXSHARE_ALLOCATION_FLAGS_SUBCONTEXT_ASYNC, 0 };
-	c->ctxshare = hd_new_handle(d);
-	if (rm_alloc(d, c->tsg, &c->ctxshare, FERMI_CONTEXT_SHARE_A, &cs, sizeof(cs),
-		     "alloc FERMI_CONTEXT_SHARE_A (fwd)"))
-		return -1;
 	struct nv_channel_alloc ch;
 	memset(&ch, 0, sizeof(ch));
 	ch.hObjectError = c->notif.h;
@@ -137,20 +207,26 @@ static int open_once(struct hd_dev *d, struct hd_vas *v, struct hd_fwd_chan *c, 
 	ch.gpFifoOffset = c->ring.va;
 	ch.gpFifoEntries = HD_GP_ENTRIES;
 	ch.flags = NVOS04_FLAGS_CHANNEL_DENY_PHYSICAL_MODE_CE | NVOS04_FLAGS_CHANNEL_DENY_AUTH_LEVEL_PRIV;
-	ch.hContextShare = c->ctxshare;
+	ch.hContextShare = g ? g->ctxshare : c->ctxshare;
 	ch.hUserdMemory[0] = c->ring.h;
 	ch.userdOffset[0] = HD_USERD_OFF;
 	c->chan = hd_new_handle(d);
 	c->gr = hd_new_handle(d);
-	struct nv_gpfifo_schedule sched = { 1, 0, 0 };
 	struct nv_work_submit_token tok = { 0xffffffffu };
-	if (rm_alloc(d, c->tsg, &c->chan, HOPPER_CHANNEL_GPFIFO_A, &ch, sizeof(ch),
-		     "alloc HOPPER_CHANNEL_GPFIFO_A (fwd, deny phys-CE/priv)") ||
-	    rm_alloc(d, c->chan, &c->gr, k->cls, k->params, k->params_size, k->what) ||
+	if (rm_alloc(d, parent, &c->chan, HOPPER_CHANNEL_GPFIFO_A, &ch, sizeof(ch),
+		     "alloc HOPPER_CHANNEL_GPFIFO_A (fwd, deny phys-CE/priv)")) {
+		c->chan = 0;
+		return -1;
+	}
+	if (g) {
+		/* from here hd_fwd_chan_close() frees the channel alone */
+		c->group = g;
+		g->chans++;
+	}
+	if (rm_alloc(d, c->chan, &c->gr, k->cls, k->params, k->params_size, k->what) ||
 	    rm_control(d, c->chan, NVC36F_CTRL_CMD_GPFIFO_GET_WORK_SUBMIT_TOKEN, &tok, sizeof(tok),
 		       "ctrl GET_WORK_SUBMIT_TOKEN (fwd)") ||
-	    rm_control(d, c->tsg, NVA06C_CTRL_CMD_GPFIFO_SCHEDULE, &sched, sizeof(sched),
-		       "ctrl TSG GPFIFO_SCHEDULE (fwd)"))
+	    schedule(d, c, g))
 		return -1;
 	c->token = tok.workSubmitToken;
 	c->gp_entries = HD_GP_ENTRIES;
@@ -186,18 +262,18 @@ static int open_once(struct hd_dev *d, struct hd_vas *v, struct hd_fwd_chan *c, 
 }
 
 static int open_kind(struct hd_dev *d, struct hd_vas *v, struct hd_fwd_chan *c,
-		     const struct fwd_kind *k)
+		     const struct fwd_kind *k, struct hd_fwd_group *g)
 {
 	if (!v->hvas || !v->hvirt)
 		return -1;
-	int r = open_once(d, v, c, HD_MEM_SYS, k);
+	int r = open_once(d, v, c, HD_MEM_SYS, k, g);
 	if (r == -2) {
 		/* sysmem GPFIFO/USERD did not run: the bring-up hostd verified
 		 * on the GPU has them in vidmem (BAR1) */
 		hd_fwd_chan_close(d, c);
 		if (d->log)
 			fprintf(d->log, "fwd channel: retrying with the ring and pushbuffer in vidmem\n");
-		r = open_once(d, v, c, HD_MEM_VID, k);
+		r = open_once(d, v, c, HD_MEM_VID, k, g);
 	}
 	if (r) {
 		hd_fwd_chan_close(d, c);
@@ -213,7 +289,18 @@ int hd_fwd_chan_open(struct hd_dev *d, struct hd_vas *v, struct hd_fwd_chan *c)
 		NULL, 0, "fwd compute channel (deny phys-CE/priv)"
 	};
 
-	return open_kind(d, v, c, &gr);
+	return open_kind(d, v, c, &gr, NULL);
+}
+
+int hd_fwd_chan_open_in(struct hd_dev *d, struct hd_vas *v, struct hd_fwd_group *g,
+			struct hd_fwd_chan *c)
+{
+	static const struct fwd_kind gr = {
+		NV2080_ENGINE_TYPE_GRAPHICS, HOPPER_COMPUTE_A, PB_SUBCH_COMPUTE,
+		NULL, 0, "fwd compute channel in a shared group (deny phys-CE/priv)"
+	};
+
+	return open_kind(d, v, c, &gr, g);
 }
 
 int hd_fwd_ce_open(struct hd_dev *d, struct hd_vas *v, struct hd_fwd_chan *c,
@@ -227,7 +314,7 @@ int hd_fwd_ce_open(struct hd_dev *d, struct hd_vas *v, struct hd_fwd_chan *c,
 
 	if (copy_index > 9)
 		return -1;
-	return open_kind(d, v, c, &ce);
+	return open_kind(d, v, c, &ce, NULL);
 }
 
 int hd_fwd_copy(struct hd_dev *d, struct hd_fwd_chan *c,
@@ -298,8 +385,14 @@ int hd_fwd_launch(struct hd_dev *d, struct hd_fwd_chan *c,
 
 void hd_fwd_chan_close(struct hd_dev *d, struct hd_fwd_chan *c)
 {
-	if (c->tsg)
+	if (c->group) {
+		/* the channel and its compute object; the group stays */
+		if (c->chan)
+			rm_free(d, c->group->tsg, c->chan);
+		c->group->chans--;
+	} else if (c->tsg) {
 		rm_free(d, d->device, c->tsg); /* channel, compute object, ctxshare */
+	}
 	hd_free(d, &c->ring);
 	hd_free(d, &c->pbm);
 	hd_free(d, &c->fence);

@@ -1035,12 +1035,12 @@ static int fwd_test(const char *cubin)
 	fill_words(f.g + G_EXTRA, 0xCCCCCCCCu);
 	const uint32_t hb = f.b.h;
 	const struct hd_run runs1[6] = {
-		{ VA_QMD, 4096, hb, G_QMD, false },
-		{ VA_SKIP, 64 * 1024, hb, G_OUT_A, false },
-		{ VA_DATA, 4 * MiB, hb, G_OUT_A, false },
-		{ VA_CODE, 64 * 1024, hb, G_CODE, true },
-		{ VA_CB0, 2 * CB0_SLOT, hb, G_CB0, true },
-		{ VA_SLM, SLM_PER_TPC * SLM_TPCS, hb, G_SLM, false },
+		{ VA_QMD, 4096, hb, G_QMD, false, false },
+		{ VA_SKIP, 64 * 1024, hb, G_OUT_A, false, false },
+		{ VA_DATA, 4 * MiB, hb, G_OUT_A, false, false },
+		{ VA_CODE, 64 * 1024, hb, G_CODE, true, false },
+		{ VA_CB0, 2 * CB0_SLOT, hb, G_CB0, true, false },
+		{ VA_SLM, SLM_PER_TPC * SLM_TPCS, hb, G_SLM, false, false },
 	};
 	if (fwd_sync(&f, "sync1", runs1, 6, 5, 0, 1) ||
 	    fwd_sync(&f, "sync1-again", runs1, 6, 0, 0, 1))
@@ -1065,12 +1065,12 @@ static int fwd_test(const char *cubin)
 	/* ---- case 2: the same output VA now backed elsewhere, plus a new piece ---- */
 	fill_words(f.g + G_OUT_A, 0xAAAAAAAAu);
 	const struct hd_run runs2[6] = {
-		{ VA_QMD, 4096, hb, G_QMD, false },
-		{ VA_DATA, 4 * MiB, hb, G_OUT_B, false },
-		{ VA_CODE, 64 * 1024, hb, G_CODE, true },
-		{ VA_CB0, 2 * CB0_SLOT, hb, G_CB0, true },
-		{ VA_EXTRA, 4 * MiB, hb, G_EXTRA, false },
-		{ VA_SLM, SLM_PER_TPC * SLM_TPCS, hb, G_SLM, false },
+		{ VA_QMD, 4096, hb, G_QMD, false, false },
+		{ VA_DATA, 4 * MiB, hb, G_OUT_B, false, false },
+		{ VA_CODE, 64 * 1024, hb, G_CODE, true, false },
+		{ VA_CB0, 2 * CB0_SLOT, hb, G_CB0, true, false },
+		{ VA_EXTRA, 4 * MiB, hb, G_EXTRA, false, false },
+		{ VA_SLM, SLM_PER_TPC * SLM_TPCS, hb, G_SLM, false, false },
 	};
 	if (!fwd_sync(&f, "sync2", runs2, 6, 2, 1, 0)) {
 		const uint64_t off_a[2] = { G_OUT_A, G_EXTRA };

@@ -108,6 +108,7 @@ struct sync_ctx {
 	struct hd_dev *d;
 	struct hd_vas *v;
 	const struct hd_run *old, *nw;
+	struct hd_run *nw_mut;	/* nw, which op_map annotates */
 	unsigned char *old_stuck, *new_bad; /* per run: unmap / map failed */
 	uint64_t maps, unmaps, fails;
 };
@@ -118,12 +119,89 @@ static uint32_t rsv_of(const struct hd_vas *v, const struct hd_run *r)
 	return g == 0 ? v->rsv_lo : g == 1 ? v->rsv_hi : 0;
 }
 
+#define PAGE_4K (4ull << 10)
+#define PAGE_64K (64ull << 10)
+#define PAGE_2M (2ull << 20)
+
+size_t hd_run_pieces(const struct hd_run *r, struct hd_run_piece *p, size_t cap)
+{
+	static const uint64_t sizes[] = { PAGE_2M, PAGE_64K, PAGE_4K };
+	uint64_t va = r->va, off = r->off, n = r->len;
+	size_t k = 0;
+
+	while (n) {
+		unsigned int i = 0;
+		uint64_t len;
+
+		while (i < 2 && (va % sizes[i] || off % sizes[i] || n < sizes[i]))
+			i++;
+		if (i == 2 && (va % PAGE_4K || off % PAGE_4K || n % PAGE_4K))
+			return 0;	/* runs are 4 KiB-aligned: never */
+		len = n / sizes[i] * sizes[i];
+		if (i > 0) {
+			/* stop where the next larger page can start */
+			uint64_t big = sizes[i - 1], to = (big - va % big) % big;
+
+			if ((va - off) % big == 0 && to && n - to >= big)
+				len = to;
+		}
+		if (k == cap)
+			return 0;
+		p[k++] = (struct hd_run_piece){ va, off, len, sizes[i] };
+		va += len;
+		off += len;
+		n -= len;
+	}
+	return k;
+}
+
+static uint32_t page_flag(uint64_t page)
+{
+	return page == PAGE_2M ? NVOS46_FLAGS_PAGE_SIZE_HUGE :
+	       page == PAGE_64K ? NVOS46_FLAGS_PAGE_SIZE_BIG : NVOS46_FLAGS_PAGE_SIZE_4KB;
+}
+
+/* Map [va, va + len) of @r's memory at @off with @page PTEs; 0 or -1. */
+static int map_at(struct sync_ctx *s, uint32_t h, const struct hd_run *r, uint64_t va0,
+		  uint64_t off, uint64_t len, uint64_t page)
+{
+	uint32_t flags = NVOS46_FLAGS_DMA_OFFSET_FIXED |
+			 (page_flag(page) << NVOS46_FLAGS_PAGE_SIZE_SHIFT) |
+			 (r->ro ? NVOS46_FLAGS_ACCESS_READ_ONLY : 0) |
+			 NVOS46_FLAGS_DEFER_TLB_INVALIDATION;
+	uint64_t va = va0;
+
+	if (rm_map_gpu_at(s->d, h, r->hmem, off, len, flags, &va, "map mirror run"))
+		return -1;
+	if (va != va0) {
+		/* RM put it elsewhere (it must not, with an explicit page size):
+		 * take it down again, it is not what the guest mapped */
+		if (s->d->log)
+			fprintf(s->d->log, "vas: asked va 0x%llx, RM mapped at 0x%llx; unmapping\n",
+				(unsigned long long)va0, (unsigned long long)va);
+		rm_unmap_gpu(s->d, h, r->hmem, va, NVOS47_FLAGS_DEFER_TLB_INVALIDATION,
+			     "unmap misplaced run");
+		return -1;
+	}
+	return 0;
+}
+
 static int op_unmap(void *ctx, const struct hd_run *r)
 {
 	struct sync_ctx *s = ctx;
 	uint32_t h = rsv_of(s->v, r);
-	if (!h || rm_unmap_gpu(s->d, h, r->hmem, r->va, NVOS47_FLAGS_DEFER_TLB_INVALIDATION,
-			       "unmap mirror run")) {
+	struct hd_run_piece p[HD_RUN_PIECES_MAX];
+	size_t k, n = 1;
+	int bad = !h;
+
+	if (r->large)
+		n = hd_run_pieces(r, p, HD_RUN_PIECES_MAX);
+	else
+		p[0].va = r->va;
+	for (k = 0; !bad && k < n; k++)
+		bad = rm_unmap_gpu(s->d, h, r->hmem, p[k].va, NVOS47_FLAGS_DEFER_TLB_INVALIDATION,
+				   "unmap mirror run") != 0;
+	if (bad || !n) {
 		s->old_stuck[r - s->old] = 1;
 		s->fails++;
 		return -1;
@@ -132,27 +210,45 @@ static int op_unmap(void *ctx, const struct hd_run *r)
 	return 0;
 }
 
-static int op_map(void *ctx, const struct hd_run *r)
+/* Large pages where they line up; should RM refuse any piece, the
+ * pieces done come down and the run maps with 4 KiB PTEs as before. */
+static int map_large(struct sync_ctx *s, uint32_t h, struct hd_run *r)
+{
+	struct hd_run_piece p[HD_RUN_PIECES_MAX];
+	size_t k, n = hd_run_pieces(r, p, HD_RUN_PIECES_MAX);
+
+	if (n == 1 && p[0].page == PAGE_4K)
+		return -1;	/* nothing lines up: a plain map */
+	for (k = 0; k < n; k++)
+		if (map_at(s, h, r, p[k].va, p[k].off, p[k].len, p[k].page))
+			break;
+	if (n && k == n) {
+		r->large = true;
+		s->v->large_maps++;
+		return 0;
+	}
+	while (k--)
+		rm_unmap_gpu(s->d, h, r->hmem, p[k].va, NVOS47_FLAGS_DEFER_TLB_INVALIDATION,
+			     "unmap large piece");
+	s->v->large_fallbacks++;
+	return -1;
+}
+
+static int op_map(void *ctx, const struct hd_run *cr)
 {
 	struct sync_ctx *s = ctx;
+	/* the run is one of s->nw's (ours): record how it was mapped */
+	struct hd_run *r = &s->nw_mut[cr - s->nw];
 	uint32_t h = rsv_of(s->v, r);
-	uint32_t flags = NVOS46_FLAGS_DMA_OFFSET_FIXED |
-			 (NVOS46_FLAGS_PAGE_SIZE_4KB << NVOS46_FLAGS_PAGE_SIZE_SHIFT) |
-			 (r->ro ? NVOS46_FLAGS_ACCESS_READ_ONLY : 0) |
-			 NVOS46_FLAGS_DEFER_TLB_INVALIDATION;
-	uint64_t va = r->va;
-	if (!h || rm_map_gpu_at(s->d, h, r->hmem, r->off, r->len, flags, &va, "map mirror run"))
+
+	r->large = false;
+	if (!h)
 		goto fail;
-	if (va != r->va) {
-		/* RM put it elsewhere (it must not, with an explicit page size):
-		 * take it down again, it is not what the guest mapped */
-		if (s->d->log)
-			fprintf(s->d->log, "vas: asked va 0x%llx, RM mapped at 0x%llx; unmapping\n",
-				(unsigned long long)r->va, (unsigned long long)va);
-		rm_unmap_gpu(s->d, h, r->hmem, va, NVOS47_FLAGS_DEFER_TLB_INVALIDATION,
-			     "unmap misplaced run");
+	if (s->v->large_hmem && r->hmem == s->v->large_hmem && !map_large(s, h, r))
+		goto done;
+	if (map_at(s, h, r, r->va, r->off, r->len, PAGE_4K))
 		goto fail;
-	}
+done:
 	s->maps++;
 	return 0;
 fail:
@@ -173,6 +269,26 @@ static int invalidate(struct hd_dev *d, struct hd_vas *v)
 	v->tlb_invalidates++;
 	return rm_control(d, d->device, NV0080_CTRL_CMD_DMA_INVALIDATE_TLB, &p, sizeof(p),
 			  "ctrl DMA_INVALIDATE_TLB");
+}
+
+/* Whether the mapped run identical to @r (if any) has large pages. */
+static bool mapped_large(const struct hd_vas *v, const struct hd_run *r)
+{
+	size_t lo = 0, hi = v->nruns;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct hd_run *m = &v->runs[mid];
+
+		if (m->va == r->va)
+			return m->large && m->len == r->len && m->hmem == r->hmem &&
+			       m->off == r->off && m->ro == r->ro;
+		if (m->va < r->va)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return false;
 }
 
 int hd_vas_sync(struct hd_dev *d, struct hd_vas *v, const struct hd_run *runs, size_t n)
@@ -196,7 +312,11 @@ int hd_vas_sync(struct hd_dev *d, struct hd_vas *v, const struct hd_run *runs, s
 		free(flags);
 		return -1;
 	}
-	struct sync_ctx s = { d, v, v->runs, nw, flags, flags + v->nruns, 0, 0, 0 };
+	/* the caller's .large means nothing here: a run the planner keeps
+	 * (identical to one mapped now) stays mapped as it was */
+	for (long i = 0; i < nn; i++)
+		nw[i].large = mapped_large(v, &nw[i]);
+	struct sync_ctx s = { d, v, v->runs, nw, nw, flags, flags + v->nruns, 0, 0, 0 };
 	struct hd_plan_ops ops = { op_unmap, op_map };
 	hd_plan_apply(v->runs, v->nruns, nw, (size_t)nn, &ops, &s);
 	int rc = 0;

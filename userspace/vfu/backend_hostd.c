@@ -46,21 +46,84 @@ static struct fwd *fwd_find(struct vfu_hostd *h, const struct vgsp_chan *ch)
 	return NULL;
 }
 
+/* The live host group of @ch's guest group in @m, opened if none. */
+static struct fwd_group *group_get(struct vfu_hostd *h,
+				   const struct vgsp_chan *ch,
+				   struct mirror *m)
+{
+	struct fwd_group *free_g = NULL;
+	unsigned int i;
+
+	for (i = 0; i < VGSP_FIFO_MAX_CHANNELS; i++) {
+		struct fwd_group *g = &h->grp[i];
+
+		if (g->used && !g->g.dead && g->m == m &&
+		    g->client == ch->d.client && g->parent == ch->d.parent)
+			return g;
+		if (!g->used && !free_g)
+			free_g = g;
+	}
+	if (!free_g || hd_fwd_group_open(&h->d, &m->v, &free_g->g))
+		return NULL;
+	free_g->used = true;
+	free_g->m = m;
+	free_g->client = ch->d.client;
+	free_g->parent = ch->d.parent;
+	h->group_opens++;
+	return free_g;
+}
+
+/* A group goes with its last channel (before its mirror's VA space). */
+static void group_put(struct vfu_hostd *h, struct fwd_group *g)
+{
+	if (g->g.chans)
+		return;
+	h->group_chan_schedules += g->g.chan_schedules;
+	hd_fwd_group_close(&h->d, &g->g);
+	memset(g, 0, sizeof(*g));
+}
+
 static void fwd_close(struct vfu_hostd *h, struct fwd *f)
 {
 	hd_fwd_chan_close(&h->d, &f->c);
+	if (f->grp)
+		group_put(h, f->grp);
 	vfu_hostd_mirror_put(h, f->m);
 	memset(f, 0, sizeof(*f));
 }
 
-/* The host channel of @ch, (re)opened in @m when it has none or died. */
+/*
+ * @ch's host channel in its guest group's host group, or (should RM
+ * refuse the group or the channel in it) in a group of its own. 0 or -1.
+ */
+static int fwd_open(struct vfu_hostd *h, const struct vgsp_chan *ch,
+		    struct mirror *m, struct fwd *f)
+{
+	struct fwd_group *g = group_get(h, ch, m);
+
+	if (g) {
+		if (!hd_fwd_chan_open_in(&h->d, &m->v, &g->g, &f->c)) {
+			f->grp = g;
+			return 0;
+		}
+		group_put(h, g);
+	}
+	h->group_fallbacks++;
+	return hd_fwd_chan_open(&h->d, &m->v, &f->c) ? -1 : 0;
+}
+
+/*
+ * The host channel of @ch, (re)opened in @m when it has none, died, or
+ * is in a group RM stopped because another of its channels died (its
+ * work would never run there).
+ */
 static struct fwd *fwd_get(struct vfu_hostd *h, const struct vgsp_chan *ch,
 			   struct mirror *m)
 {
 	struct fwd *f = fwd_find(h, ch);
 	unsigned int i;
 
-	if (f && f->c.dead)
+	if (f && (f->c.dead || (f->grp && f->grp->g.dead)))
 		fwd_close(h, f), f = NULL;
 	if (f)
 		return f;
@@ -70,7 +133,7 @@ static struct fwd *fwd_get(struct vfu_hostd *h, const struct vgsp_chan *ch,
 		return NULL;
 	f = &h->fwd[i];
 	memset(f, 0, sizeof(*f));
-	if (hd_fwd_chan_open(&h->d, &m->v, &f->c))
+	if (fwd_open(h, ch, m, f))
 		return NULL;
 	f->used = true;
 	f->ch = ch;
@@ -337,13 +400,18 @@ void vfu_hostd_dev_opts(struct vfu_hostd *h, struct vgsp_dev_opts *o)
 void vfu_hostd_show(void *arg, FILE *f)
 {
 	struct vfu_hostd *h = arg;
-	unsigned int i, nm = 0, nf = 0;
+	unsigned int i, nm = 0, nf = 0, ng = 0, nshared = 0;
+	uint64_t chan_sched = h->group_chan_schedules;
 
 	pthread_mutex_lock(&h->mu);
 	for (i = 0; i < MAX_VAS; i++)
 		nm += h->mir[i].used;
-	for (i = 0; i < VGSP_FIFO_MAX_CHANNELS; i++)
+	for (i = 0; i < VGSP_FIFO_MAX_CHANNELS; i++) {
 		nf += h->fwd[i].used;
+		nshared += h->fwd[i].used && h->fwd[i].grp;
+		ng += h->grp[i].used;
+		chan_sched += h->grp[i].g.chan_schedules;
+	}
 	fprintf(f, "driver %s fb_store_mib %llu fb_in %s windows %u windows_refused %llu\n",
 		hd_driver_version(&h->d),
 		(unsigned long long)(h->fb_b.size >> 20),
@@ -355,6 +423,11 @@ void vfu_hostd_show(void *arg, FILE *f)
 		(unsigned long long)h->faults,
 		(unsigned long long)h->timeouts, h->last_rc,
 		(unsigned long long)h->chan_opens, nf, nm);
+	/* channels_in_groups < channels: some run in a group of their own */
+	fprintf(f, "groups %u group_opens %llu group_fallbacks %llu channels_in_groups %u channel_schedules %llu\n",
+		ng, (unsigned long long)h->group_opens,
+		(unsigned long long)h->group_fallbacks, nshared,
+		(unsigned long long)chan_sched);
 	fprintf(f, "resyncs %llu resync_errors %llu unbacked_leaves %llu launch_us last %llu max %llu resync_us last %llu max %llu\n",
 		(unsigned long long)h->resyncs,
 		(unsigned long long)h->resync_errors,
@@ -377,13 +450,15 @@ void vfu_hostd_show(void *arg, FILE *f)
 
 		if (!m->used)
 			continue;
-		fprintf(f, "  mirror pdb 0x%llx users %u runs %zu maps %llu unmaps %llu map_errors %llu skipped %llu syncs %llu\n",
+		fprintf(f, "  mirror pdb 0x%llx users %u runs %zu maps %llu unmaps %llu map_errors %llu skipped %llu syncs %llu large_maps %llu large_fallbacks %llu\n",
 			(unsigned long long)m->vm.pdb, m->users, m->v.nruns,
 			(unsigned long long)m->v.maps,
 			(unsigned long long)m->v.unmaps,
 			(unsigned long long)m->v.map_errors,
 			(unsigned long long)m->v.skipped,
-			(unsigned long long)m->v.syncs);
+			(unsigned long long)m->v.syncs,
+			(unsigned long long)m->v.large_maps,
+			(unsigned long long)m->v.large_fallbacks);
 	}
 	pthread_mutex_unlock(&h->mu);
 }

@@ -73,11 +73,25 @@ struct phys_space {
 	size_t nruns;
 };
 
+/*
+ * The host channel group of one guest channel group (the guest channels'
+ * parent) in one mirror: its compute channels share it, as they share one
+ * GR context on hardware. A group RM stopped (dead) is no longer found;
+ * it goes when its last channel does.
+ */
+struct fwd_group {
+	bool used;
+	u32 client, parent;
+	struct mirror *m;
+	struct hd_fwd_group g;
+};
+
 struct fwd {
 	bool used;
 	const struct vgsp_chan *ch;	/* the core's slot */
 	u32 client, handle;
 	struct mirror *m;
+	struct fwd_group *grp;		/* NULL: a group of its own */
 	struct hd_fwd_chan c;
 	u64 sent_seq;			/* compute state it has (fifo->gr_seq) */
 };
@@ -94,11 +108,15 @@ struct vfu_hostd {
 	struct mirror mir[MAX_VAS];
 	struct phys_space ps;
 	struct fwd fwd[VGSP_FIFO_MAX_CHANNELS];
+	struct fwd_group grp[VGSP_FIFO_MAX_CHANNELS];
 	struct replay *rp;		/* replay_list's scratch (h->mu) */
 	int boost;			/* perf boost: 0 not asked, 1 ok, -1 refused */
 	/* counters (the "hostd" section of --stats) */
 	uint64_t launches, launch_errors, faults, timeouts, resyncs,
 		 resync_errors, unbacked, windows_refused, chan_opens;
+	/* shared host channel groups: opened, and channels that had to
+	 * take one of their own because joining one failed */
+	uint64_t group_opens, group_fallbacks, group_chan_schedules;
 	/* resyncs by kind, and page tables read by all of them */
 	uint64_t resync_full, resync_partial, resync_none, resync_tables,
 		 last_resync_tables;

@@ -234,6 +234,7 @@ static struct hd_fwd_chan *phys_ce(struct vfu_hostd *h)
 	if (!ps->made) {
 		if (hd_vas_create(&h->d, &ps->v))
 			return NULL;
+		ps->v.large_hmem = h->fb_b.vid ? h->fb_b.h : 0;
 		ps->made = true;
 		ps->stale = true;
 	}

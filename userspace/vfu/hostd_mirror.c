@@ -245,6 +245,9 @@ struct mirror *vfu_hostd_mirror_get(struct vfu_hostd *h,
 	memset(free_m, 0, sizeof(*free_m));
 	if (hd_vas_create(&h->d, &free_m->v))
 		return NULL;
+	/* the FB partition in vidmem (2 MiB pages) maps with large pages
+	 * where the guest's runs line up, as CUDA maps its own vidmem */
+	free_m->v.large_hmem = h->fb_b.vid ? h->fb_b.h : 0;
 	free_m->used = true;
 	free_m->vm = *vm;
 	return free_m;

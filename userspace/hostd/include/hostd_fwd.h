@@ -73,7 +73,24 @@ struct hd_run {
 	uint32_t hmem;
 	uint64_t off;
 	bool ro;
+	/* (added, vas.c's own, not part of what a run is) how hd_vas_sync()
+	 * mapped it: false 4 KiB PTEs, true hd_run_pieces() */
+	bool large;
 };
+
+/*
+ * (added, pure) A run of the large-page memory split into pieces that
+ * each map with one page size: 2 MiB where va and off are both aligned
+ * and a whole page fits, else 64 KiB, else 4 KiB (va - off decides what
+ * can ever line up). Natively CUDA maps its vidmem with 2 MiB pages; the
+ * mirror's 4 KiB PTEs cost the copy engine (and kernels) TLB misses.
+ * Returns the number of pieces (at most 5), or 0 if @cap is too small.
+ */
+struct hd_run_piece {
+	uint64_t va, off, len, page;
+};
+#define HD_RUN_PIECES_MAX 5
+size_t hd_run_pieces(const struct hd_run *r, struct hd_run_piece *p, size_t cap);
 
 /* Guest VAs that can be mirrored: [HD_VA_MIN, HD_VA_MAX) minus the host
  * RM's reserved [4 GiB, 4.5 GiB). hd_vas_sync() skips (and counts) runs
@@ -98,6 +115,11 @@ struct hd_vas {
 	uint64_t maps, unmaps, map_errors, skipped, syncs;
 	uint64_t own_next;     /* (added) next free VA in hostd's window */
 	uint64_t tlb_invalidates; /* (added) */
+	/* (added) runs of this memory (the FB partition in vidmem, 2 MiB
+	 * pages) are mapped with large pages where they line up; 0 none */
+	uint32_t large_hmem;
+	uint64_t large_maps, large_fallbacks; /* (added) runs mapped so;
+					       * refused, mapped 4 KiB */
 };
 /* FERMI_VASPACE_A (REQUIRE_FIXED_OFFSET) + the two NV50 reservations. */
 int hd_vas_create(struct hd_dev *d, struct hd_vas *v);
@@ -143,8 +165,33 @@ int hd_plan_apply(const struct hd_run *old, size_t nold,
 		  const struct hd_plan_ops *ops, void *ctx);
 
 /* ---- compute channels in a mirrored VA space --------------------------- */
+/*
+ * (added) A host channel group on GR (KEPLER_CHANNEL_GROUP_A + one async
+ * subcontext) that several compute channels of one VA space share, as a
+ * CUDA context's channels share one group and one GR context natively.
+ * With a group per channel the GPU switched GR context at every launch
+ * that followed another channel's: 175.9 us p50 doorbell to fence against
+ * 9.1 us (B/A run 9, results/20261203T1934Z-ba-hostd/).
+ */
+struct hd_fwd_group {
+	uint32_t tsg, ctxshare;
+	unsigned int chans;    /* channels open in it */
+	bool scheduled;        /* the group's GPFIFO_SCHEDULE went through */
+	bool dead;             /* a channel in it was RC'd or timed out: RM
+				* stops the whole group, so new channels go
+				* into a new one */
+	uint64_t chan_schedules; /* channels scheduled on their own (the
+				  * group already ran) */
+};
+/* 0 or -1 (nothing left allocated). */
+int hd_fwd_group_open(struct hd_dev *d, struct hd_vas *v, struct hd_fwd_group *g);
+/* Frees the group; its channels must be closed first (chans == 0). */
+void hd_fwd_group_close(struct hd_dev *d, struct hd_fwd_group *g);
+
 struct hd_fwd_chan {
 	uint32_t tsg, ctxshare, chan, gr, token;
+	struct hd_fwd_group *group; /* (added) the group it is in, or NULL:
+				     * its own (tsg, ctxshare) */
 	struct hd_mem ring;    /* GPFIFO + USERD (hostd's, above HD_VA_MAX) */
 	struct hd_mem pbm;     /* pushbuffer */
 	struct hd_mem fence;   /* 4 KiB sysmem: fence word at 0 */
@@ -163,6 +210,11 @@ struct hd_mthd {
 	uint32_t mthd, data;
 };
 int hd_fwd_chan_open(struct hd_dev *d, struct hd_vas *v, struct hd_fwd_chan *c);
+/* (added) The same, in group @g (opened on @v): the group's first channel
+ * schedules the group, later ones themselves. 0 (g->chans counts it) or
+ * -1. hd_fwd_chan_close() takes it out of the group. */
+int hd_fwd_chan_open_in(struct hd_dev *d, struct hd_vas *v, struct hd_fwd_group *g,
+			struct hd_fwd_chan *c);
 /*
  * Send @n compute-class methods (in order), then SEND_PCAS_A(qmd_va >> 8)
  * + SEND_SIGNALING_PCAS2_B(INVALIDATE_SCHEDULE), then a host semaphore

@@ -67,7 +67,7 @@ static int fake_unmap(void *ctx, const struct hd_run *r) { return record(ctx, 'u
 static int fake_map(void *ctx, const struct hd_run *r) { return record(ctx, 'm', r); }
 static const struct hd_plan_ops fake_ops = { fake_unmap, fake_map };
 
-#define RUN(va_, len_, h_, off_, ro_) { (va_), (len_), (h_), (off_), (ro_) }
+#define RUN(va_, len_, h_, off_, ro_) { (va_), (len_), (h_), (off_), (ro_), false }
 
 static const struct hd_run base[3] = {
 	RUN(0x200000000ull, 64 * KiB, 7, 0, false),
@@ -389,6 +389,67 @@ static void test_encode_launch_refusals(void **s)
 	assert_int_equal(hd_fwd_encode_launch(buf, 10, NULL, 0, QMD_VA, FENCE_VA, 1), 10);
 }
 
+/* The pieces tile the run exactly, each one page size, aligned both ways. */
+static void check_tiling(const struct hd_run *r, const struct hd_run_piece *p, size_t n)
+{
+	uint64_t va = r->va, off = r->off;
+	for (size_t i = 0; i < n; i++) {
+		assert_int_equal(p[i].va, va);
+		assert_int_equal(p[i].off, off);
+		assert_int_equal(p[i].va % p[i].page, 0);
+		assert_int_equal(p[i].off % p[i].page, 0);
+		assert_int_equal(p[i].len % p[i].page, 0);
+		assert_true(p[i].len > 0);
+		va += p[i].len;
+		off += p[i].len;
+	}
+	assert_int_equal(va, r->va + r->len);
+}
+
+static void test_run_pieces(void **s)
+{
+	(void)s;
+	struct hd_run_piece p[HD_RUN_PIECES_MAX];
+	/* lined up: 2 MiB pages throughout */
+	struct hd_run a = RUN(0x40000000ull, 8 * MiB, 1, 2 * MiB, false);
+	assert_int_equal(hd_run_pieces(&a, p, HD_RUN_PIECES_MAX), 1);
+	assert_int_equal(p[0].page, 2 * MiB);
+	check_tiling(&a, p, 1);
+	/* ragged both ends: 4K up to 64K, 64K up to 2M, 2M, 64K, 4K */
+	struct hd_run b = RUN(0x40011000ull, 6 * MiB, 1, 0x11000, false);
+	assert_int_equal(hd_run_pieces(&b, p, HD_RUN_PIECES_MAX), 5);
+	check_tiling(&b, p, 5);
+	assert_int_equal(p[0].page, 4 * KiB);
+	assert_int_equal(p[0].len, 0xf000);
+	assert_int_equal(p[1].page, 64 * KiB);
+	assert_int_equal(p[1].len, 0x1e0000);
+	assert_int_equal(p[2].page, 2 * MiB);
+	assert_int_equal(p[2].len, 4 * MiB);
+	assert_int_equal(p[3].page, 64 * KiB);
+	assert_int_equal(p[3].len, 0x10000);
+	assert_int_equal(p[4].page, 4 * KiB);
+	assert_int_equal(p[4].len, 0x1000);
+	/* va - off a multiple of 64K, not 2M: 64K pages, never 2M */
+	struct hd_run c = RUN(0x40000000ull, 4 * MiB, 1, 0x10000, false);
+	assert_int_equal(hd_run_pieces(&c, p, HD_RUN_PIECES_MAX), 1);
+	assert_int_equal(p[0].page, 64 * KiB);
+	check_tiling(&c, p, 1);
+	/* nothing lines up: one 4K piece */
+	struct hd_run d = RUN(0x40001000ull, 4 * MiB, 1, 0, false);
+	assert_int_equal(hd_run_pieces(&d, p, HD_RUN_PIECES_MAX), 1);
+	assert_int_equal(p[0].page, 4 * KiB);
+	/* shorter than a large page although aligned: 4K / 64K */
+	struct hd_run e = RUN(0x40000000ull, 64 * KiB + 4 * KiB, 1, 0, false);
+	assert_int_equal(hd_run_pieces(&e, p, HD_RUN_PIECES_MAX), 2);
+	assert_int_equal(p[0].page, 64 * KiB);
+	assert_int_equal(p[1].page, 4 * KiB);
+	check_tiling(&e, p, 2);
+	/* too little room, or not 4K-aligned: 0, never a partial answer */
+	assert_int_equal(hd_run_pieces(&b, p, 4), 0);
+	struct hd_run f = RUN(0x40000800ull, 4 * KiB, 1, 0x800, false);
+	assert_int_equal(hd_run_pieces(&f, p, HD_RUN_PIECES_MAX), 0);
+}
+
 static void test_gpfifo_extended_base(void **s)
 {
 	(void)s;
@@ -558,6 +619,7 @@ int main(void)
 		cmocka_unit_test(test_encode_launch_roundtrip),
 		cmocka_unit_test(test_encode_launch_refusals),
 		cmocka_unit_test(test_gpfifo_extended_base),
+		cmocka_unit_test(test_run_pieces),
 		cmocka_unit_test(test_encode_copy_runs),
 		cmocka_unit_test(test_encode_copy_refusals),
 		cmocka_unit_test(test_encode_fill),

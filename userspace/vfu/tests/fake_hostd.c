@@ -118,6 +118,7 @@ int hd_vas_sync(struct hd_dev *d, struct hd_vas *v, const struct hd_run *runs,
 	while (fake_now() - t0 < fake_rm.sync_ns)
 		;
 	v->syncs++;
+	fake_rm.large_hmem = v->large_hmem;
 	free(v->runs);
 	v->runs = calloc(n ? n : 1, sizeof(*runs));
 	memcpy(v->runs, runs, n * sizeof(*runs));
@@ -177,9 +178,12 @@ int hd_fwd_launch(struct hd_dev *d, struct hd_fwd_chan *c,
 	fake_rm.nmthd = n < FAKE_RM_MTHDS ? n : FAKE_RM_MTHDS;
 	memcpy(fake_rm.mthd, m, fake_rm.nmthd * sizeof(*m));
 	fake_rm.nmthd_total = n;
+	fake_rm.last_launch_group = c->group ? c->group->tsg : 0;
 	if (fake_rm.launch_rc) {
 		*rc = 31;
 		c->dead = true;
+		if (c->group)
+			c->group->dead = true;	/* RM stops the whole group */
 		return fake_rm.launch_rc;
 	}
 	/* the doorbell, then launch_ns "on the GPU" until the fence */
@@ -196,7 +200,43 @@ void hd_fwd_chan_close(struct hd_dev *d, struct hd_fwd_chan *c)
 		fake_rm.ce_closes++;
 	else
 		fake_rm.chan_closes++;
+	if (c->group)
+		c->group->chans--;
 	memset(c, 0, sizeof(*c));
+}
+
+int hd_fwd_group_open(struct hd_dev *d, struct hd_vas *v, struct hd_fwd_group *g)
+{
+	memset(g, 0, sizeof(*g));
+	if (fake_rm.group_open_fails)
+		return -1;
+	g->tsg = fake_rm.next++;
+	fake_rm.group_opens++;
+	return 0;
+}
+
+void hd_fwd_group_close(struct hd_dev *d, struct hd_fwd_group *g)
+{
+	/* as RM: a group with channels in it cannot go */
+	if (g->chans)
+		fake_rm.group_close_busy++;
+	fake_rm.group_closes++;
+	memset(g, 0, sizeof(*g));
+}
+
+int hd_fwd_chan_open_in(struct hd_dev *d, struct hd_vas *v, struct hd_fwd_group *g,
+			struct hd_fwd_chan *c)
+{
+	memset(c, 0, sizeof(*c));
+	if (g->dead || fake_rm.chan_in_group_fails)
+		return -1;
+	c->chan = fake_rm.next++;
+	c->group = g;
+	c->tsg = g->tsg;	/* the fake's record of which group (not RM's) */
+	g->chans++;
+	fake_rm.chan_opens++;
+	fake_rm.last_group = g->tsg;
+	return 0;
 }
 
 int hd_fwd_ce_open(struct hd_dev *d, struct hd_vas *v, struct hd_fwd_chan *c,

@@ -17,10 +17,17 @@ struct fake_rm {
 	int ce_open_fails, copy_rc;	/* forced answers for copy channels */
 	int boost_fails;
 	int pce_fails;			/* CE_GET_CE_PCE_MASK refused */
+	int group_open_fails, chan_in_group_fails;	/* shared groups */
 	/* calls */
 	unsigned int registered, unregistered, vas_created, vas_destroyed;
 	unsigned int vidmem;		/* FB partitions made */
 	unsigned int syncs, chan_opens, chan_closes, launches, closed;
+	/* shared channel groups: opened, closed, closed with channels in
+	 * them (a bug), the group of the last channel opened in one and of
+	 * the last launch (0: a group of its own) */
+	unsigned int group_opens, group_closes, group_close_busy;
+	uint32_t last_group, last_launch_group;
+	uint32_t large_hmem;		/* the last sync's VA space's */
 	uint32_t next;			/* next handle */
 	struct hd_run *runs;		/* the last sync's runs */
 	size_t nruns;

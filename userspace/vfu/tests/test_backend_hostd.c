@@ -166,10 +166,11 @@ static void make_channel(struct fx *f)
 #define PB2_VA		0x20000
 #define USERD2_PA	(USERD_PA + 0x1000)
 
-static void make_channel2(struct fx *f)
+/* ... in the guest channel group @parent */
+static void make_channel2_in(struct fx *f, u32 parent)
 {
 	struct vgsp_chan_desc d = {
-		.client = CLIENT, .handle = HCHAN2, .parent = HDEVICE,
+		.client = CLIENT, .handle = HCHAN2, .parent = parent,
 		.hdevice = HDEVICE, .chid = CHID2, .runlist = 0,
 		.engine_type = ENGINE_GR0, .gpfifo_va = GPFIFO2_VA,
 		.gpfifo_entries = 16, .userd_pa = USERD2_PA,
@@ -179,6 +180,11 @@ static void make_channel2(struct fx *f)
 	vgsp_dev_lock(f->dev);
 	assert_int_equal(vgsp_fifo_chan_alloc(f->dev, &d), 0);
 	vgsp_dev_unlock(f->dev);
+}
+
+static void make_channel2(struct fx *f)
+{
+	make_channel2_in(f, HDEVICE);
 }
 
 static void nap(void)
@@ -224,26 +230,33 @@ static void submit(struct fx *f, const u32 *pb, u32 n)
 	fail_msg("entry %u never fetched", e);
 }
 
-/* One entry on the second channel (its first and only). */
-static void submit2(struct fx *f, const u32 *pb, u32 n)
+/* Entry @e (0, 1, ... in turn) on the second channel. */
+static void submit2_at(struct fx *f, u32 e, const u32 *pb, u32 n)
 {
 	u32 i, token = CHID2;
+	u64 pb_va = PB2_VA + 0x100 * e;
 
 	vgsp_dev_lock(f->dev);
 	for (i = 0; i < n; i++)
-		put(f, VA_PA + PB2_VA + 4 * i, pb[i], 4);
-	put(f, VA_PA + GPFIFO2_VA, PB2_VA, 4);
-	put(f, VA_PA + GPFIFO2_VA + 4, n << 10, 4);
-	put(f, USERD2_PA + VGSP_USERD_GP_PUT, 1, 4);
+		put(f, VA_PA + pb_va + 4 * i, pb[i], 4);
+	put(f, VA_PA + GPFIFO2_VA + 8 * e, pb_va, 4);
+	put(f, VA_PA + GPFIFO2_VA + 8 * e + 4, n << 10, 4);
+	put(f, USERD2_PA + VGSP_USERD_GP_PUT, e + 1, 4);
 	vgsp_dev_unlock(f->dev);
 	assert_int_equal(vgsp_dev_bar_write(f->dev, VGSP_BAR0, 0xbb0090,
 					    &token, 4), 0);
 	for (i = 0; i < 2000; i++) {
-		if (fb_rd(f, USERD2_PA + VGSP_USERD_GP_GET) == 1)
+		if (fb_rd(f, USERD2_PA + VGSP_USERD_GP_GET) == e + 1)
 			return;
 		nap();
 	}
-	fail_msg("second channel never fetched its entry");
+	fail_msg("second channel never fetched entry %u", e);
+}
+
+/* One entry on the second channel (its first and only). */
+static void submit2(struct fx *f, const u32 *pb, u32 n)
+{
+	submit2_at(f, 0, pb, n);
 }
 
 static const u32 pb_first[] = {
@@ -283,6 +296,7 @@ static void test_launch_mirrors_then_replays(void **state)
 	assert_int_equal(fake_rm.runs[2].len, 0x1000);
 	assert_int_equal(fake_rm.runs[2].off, 0x3000);
 	assert_int_equal(fake_rm.runs[2].hmem, fake_rm.runs[1].hmem);
+	assert_int_equal(fake_rm.large_hmem, 0);	/* host memory: 4 KiB */
 	/* the compute state, in order, and not the launch methods */
 	assert_int_equal(fake_rm.nmthd_total, 2);
 	assert_int_equal(fake_rm.mthd[0].mthd, 0x790);
@@ -692,6 +706,124 @@ static void test_fault_and_free(void **state)
 	assert_int_equal(fake_rm.vas_destroyed, 1);
 }
 
+static const u32 pb2_launch[] = {
+	0x20012000, 0x0000cbc0,
+	0x200120ad, (QMD_VA + 0x200) >> 8,
+	0x200120b0, 0x9,
+};
+
+static void free_channels(struct fx *f)
+{
+	vgsp_dev_lock(f->dev);
+	vgsp_fifo_reset(f->dev);
+	vgsp_dev_unlock(f->dev);
+}
+
+/*
+ * Two channels of one guest channel group launch in one host channel
+ * group (one GR context: no context switch between their launches on
+ * the GPU), which goes with the last of them.
+ */
+static void test_group_shared_by_its_channels(void **state)
+{
+	struct fx *f = *state;
+	u32 g1;
+
+	make_channel(f);
+	make_channel2(f);
+	submit(f, pb_first, VGSP_ARRAY_SIZE(pb_first));
+	g1 = fake_rm.last_launch_group;
+	assert_int_not_equal(g1, 0);
+	submit2(f, pb2_launch, VGSP_ARRAY_SIZE(pb2_launch));
+	assert_int_equal(fake_rm.launches, 2);
+	assert_int_equal(fake_rm.last_launch_group, g1);
+	assert_int_equal(fake_rm.chan_opens, 2);
+	assert_int_equal(fake_rm.group_opens, 1);
+	assert_false(chan_stopped(f));
+	free_channels(f);
+	assert_int_equal(fake_rm.chan_closes, 2);
+	assert_int_equal(fake_rm.group_closes, 1);
+	assert_int_equal(fake_rm.group_close_busy, 0);
+	assert_int_equal(fake_rm.vas_destroyed, 1);
+}
+
+/* Another guest channel group of the same VA space: another host group. */
+static void test_other_guest_group_other_host_group(void **state)
+{
+	struct fx *f = *state;
+	u32 g1;
+
+	make_channel(f);
+	make_channel2_in(f, HDEVICE + 0x10);
+	submit(f, pb_first, VGSP_ARRAY_SIZE(pb_first));
+	g1 = fake_rm.last_launch_group;
+	submit2(f, pb2_launch, VGSP_ARRAY_SIZE(pb2_launch));
+	assert_int_equal(fake_rm.launches, 2);
+	assert_int_not_equal(fake_rm.last_launch_group, 0);
+	assert_int_not_equal(fake_rm.last_launch_group, g1);
+	assert_int_equal(fake_rm.group_opens, 2);
+	assert_int_equal(fake_rm.vas_created, 1);	/* one mirror still */
+	free_channels(f);
+	assert_int_equal(fake_rm.group_closes, 2);
+	assert_int_equal(fake_rm.group_close_busy, 0);
+}
+
+/*
+ * RM stops a whole group when one of its channels faults: the other
+ * channel's next launch must not go into it (it would never run), but
+ * into a new group; the old one goes with its last channel.
+ */
+static void test_faulted_group_not_reused(void **state)
+{
+	struct fx *f = *state;
+	u32 g1;
+
+	make_channel(f);
+	make_channel2(f);
+	submit2(f, pb2_launch, VGSP_ARRAY_SIZE(pb2_launch));
+	g1 = fake_rm.last_launch_group;
+	fake_rm.launch_rc = -EFAULT;
+	submit(f, pb_first, VGSP_ARRAY_SIZE(pb_first));
+	assert_true(chan_stopped(f));
+	assert_int_equal(fake_rm.last_launch_group, g1);
+	fake_rm.launch_rc = 0;
+	submit2_at(f, 1, pb2_launch, VGSP_ARRAY_SIZE(pb2_launch));
+	assert_int_equal(fake_rm.launches, 3);
+	assert_int_not_equal(fake_rm.last_launch_group, 0);
+	assert_int_not_equal(fake_rm.last_launch_group, g1);
+	assert_int_equal(fake_rm.group_opens, 2);
+	assert_int_equal(fake_rm.chan_opens, 3);
+	free_channels(f);
+	assert_int_equal(fake_rm.chan_closes, 3);
+	assert_int_equal(fake_rm.group_closes, 2);
+	assert_int_equal(fake_rm.group_close_busy, 0);
+}
+
+/* RM refusing a shared group (or a channel in it) leaves the launch to
+ * a channel with a group of its own, as before groups were shared. */
+static void test_group_refused_own_group(void **state)
+{
+	struct fx *f = *state;
+
+	make_channel(f);
+	fake_rm.group_open_fails = 1;
+	submit(f, pb_first, VGSP_ARRAY_SIZE(pb_first));
+	assert_false(chan_stopped(f));
+	assert_int_equal(fake_rm.launches, 1);
+	assert_int_equal(fake_rm.last_launch_group, 0);
+	assert_int_equal(fake_rm.group_opens, 0);
+	fake_rm.group_open_fails = 0;
+	make_channel2(f);
+	fake_rm.chan_in_group_fails = 1;
+	submit2(f, pb2_launch, VGSP_ARRAY_SIZE(pb2_launch));
+	assert_int_equal(fake_rm.launches, 2);
+	assert_int_equal(fake_rm.last_launch_group, 0);
+	assert_int_equal(fake_rm.group_opens, 1);
+	assert_int_equal(fake_rm.group_closes, 1);	/* made, not kept */
+	free_channels(f);
+	assert_int_equal(fake_rm.group_close_busy, 0);
+}
+
 /* A copy on subchannel 4 (HOPPER_DMA_COPY_A bound on the GR channel). */
 #define M4(m, n)	(0x20000000 | (n) << 16 | 4 << 13 | (m) >> 2)
 #define LD_COPY		0x182	/* non-pipelined, pitch in and out, virtual */
@@ -1015,6 +1147,8 @@ static void test_fb_in_vidmem(void **state)
 	assert_int_equal(fake_rm.launches, 1);
 	assert_int_equal(fake_rm.runs[0].hmem, fake_rm.mem[0].h);
 	assert_int_equal(fake_rm.runs[0].off, VA_PA);
+	/* the partition (2 MiB pages) may map with large pages */
+	assert_int_equal(fake_rm.large_hmem, fake_rm.mem[0].h);
 
 	put_pattern(f, VA_PA + 0x100000, 0x1000, 0x7e000000);
 	submit(f, cp, VGSP_ARRAY_SIZE(cp));
@@ -1061,6 +1195,14 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_replay_after_many_writes,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fault_and_free, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_group_shared_by_its_channels, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_other_guest_group_other_host_group, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_faulted_group_not_reused, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_group_refused_own_group, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_copy_runs_on_the_gpu,
 						setup, teardown),
