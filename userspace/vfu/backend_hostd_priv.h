@@ -23,6 +23,7 @@
 #define MAX_VAS			32
 #define MAX_TABLES		65536	/* page tables one resync may read */
 #define LAUNCH_TIMEOUT_NS	(10ULL * 1000000000ULL)
+#define CE_ENGINES		10	/* COPY0..9 */
 
 struct win {
 	uint64_t iova, size;
@@ -131,6 +132,8 @@ struct vfu_hostd {
 	 * to fence), so the engine's bandwidth shows apart from the guest's */
 	uint64_t ce_large_bytes, ce_large_ns, ce_large_n;
 	int ce_index;			/* the copy engine that opened, or -1 */
+	bool ce_ranked;			/* ce_order made (ce_rank) */
+	unsigned int ce_order[CE_ENGINES];	/* engines to try, best first */
 	bool ce_pce_known;		/* ce_pce_mask answered by RM */
 	uint32_t ce_pce_mask;		/* the PCEs behind COPY<ce_index> */
 	uint32_t ce_pce_status;		/* RM status when it was refused */

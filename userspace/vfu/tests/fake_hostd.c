@@ -151,7 +151,11 @@ int hd_ce_pce_mask(struct hd_dev *d, unsigned int copy_index, uint32_t *mask)
 {
 	if (fake_rm.pce_fails)
 		return -1;
-	*mask = 0x3u << (2 * copy_index);	/* two PCEs per LCE, made up */
+	if (copy_index >= 10 || (fake_rm.pce_refuse_from && copy_index >= fake_rm.pce_refuse_from))
+		return -1;
+	/* two PCEs per LCE, made up; @pce_wide: twelve, as COPY4 on the H200 */
+	*mask = copy_index == fake_rm.pce_wide && fake_rm.pce_wide ? 0xfffu << 16 :
+		0x3u << (2 * copy_index);
 	return 0;
 }
 

@@ -17,6 +17,8 @@ struct fake_rm {
 	int ce_open_fails, copy_rc;	/* forced answers for copy channels */
 	int boost_fails;
 	int pce_fails;			/* CE_GET_CE_PCE_MASK refused */
+	unsigned int pce_wide;		/* this COPY (if not 0) has 12 PCEs */
+	unsigned int pce_refuse_from;	/* COPYn from here: no mask (0: none) */
 	int group_open_fails, chan_in_group_fails;	/* shared groups */
 	/* calls */
 	unsigned int registered, unregistered, vas_created, vas_destroyed;

@@ -1083,6 +1083,29 @@ static void test_physical_copy_and_fill(void **state)
 }
 
 /* No copy channel at all: copies stay on the CPU, and are right. */
+/* Guest copies go to the copy engine with the most PCEs RM reports. */
+static void test_copy_engine_with_most_pces(void **state)
+{
+	struct fx *f = *state;
+	const u32 pb[] = {
+		0x20018000, 0xc8b5,
+		M4(0x400, 4), 0, 0x100000, 0, 0x200000,
+		M4(0x418, 2), 0x1000, 1,
+		M4(0x300, 1), LD_COPY,
+	};
+
+	fake_rm.pce_wide = 4;
+	fake_rm.pce_refuse_from = 8;	/* COPY8, 9: no answer, tried last */
+	make_channel(f);
+	put_pattern(f, VA_PA + 0x100000, 0x1000, 0x3c000000);
+	submit(f, pb, VGSP_ARRAY_SIZE(pb));
+	assert_false(chan_stopped(f));
+	assert_int_equal(fake_rm.copies, 1);
+	assert_int_equal(fake_rm.ce_engine, 4);
+	assert_true(show_has(f, "ce_pce_mask 0xfff0000\n"));
+	assert_ram_pattern(f, 0, 0x1000, 0x3c000000);
+}
+
 static void test_copy_without_channel(void **state)
 {
 	struct fx *f = *state;
@@ -1207,6 +1230,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_copy_runs_on_the_gpu,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_copy_fallbacks_and_fault,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_copy_engine_with_most_pces,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_copy_without_channel,
 						setup, teardown),
