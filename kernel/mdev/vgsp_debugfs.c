@@ -101,7 +101,7 @@ void vgsp_debugfs_add(struct vgsp_mdev *vm)
 	for (k = 0; k < n; k++)
 		debugfs_create_file(vm->dbg_files[k].view->name, 0444,
 				    vm->dbg_dir, &vm->dbg_files[k], &view_fops);
-	vgsp_pincache_debugfs(&vm->pins, vm->dbg_dir);
+	vgsp_pincache_debugfs(&vm->pins, vm->core, vm->dbg_dir);
 }
 
 /* debugfs waits for readers in flight before the files go away. */

@@ -12,6 +12,10 @@
  * IOVA (the dma_unmap callback, as vfio requires of a pinning driver) and
  * at close. Nothing is cached that the guest could change behind it: the
  * page is the guest's page itself.
+ *
+ * No lock of its own: every access, pin and unpin happens under the
+ * instance's device lock (the core's hot accesses run under it; unmap and
+ * flush take it), so a hit is a slot compare and a copy.
  */
 #include <linux/debugfs.h>
 #include <linux/highmem.h>
@@ -19,13 +23,13 @@
 #include <linux/seq_file.h>
 #include <linux/vfio.h>
 
+#include "device.h"
 #include "vgsp_compat.h"
 #include "vgsp_pincache.h"
 
 void vgsp_pincache_init(struct vgsp_pincache *pc)
 {
 	memset(pc, 0, sizeof(*pc));
-	mutex_init(&pc->lock);
 }
 
 static void unpin(struct vgsp_pin *s, struct vfio_device *vdev)
@@ -34,18 +38,13 @@ static void unpin(struct vgsp_pin *s, struct vfio_device *vdev)
 	s->page = NULL;
 }
 
-/* The slot of @base, pinned there if it is not (what was there goes). */
-static struct vgsp_pin *slot_for(struct vgsp_pincache *pc,
-				 struct vfio_device *vdev, u64 base)
+/* Pin @base into its slot @s (what was there goes); false on failure. */
+bool vgsp_pincache_fill(struct vgsp_pincache *pc, struct vgsp_pin *s,
+			struct vfio_device *vdev, u64 base)
 {
-	struct vgsp_pin *s = &pc->slot[(base >> PAGE_SHIFT) % VGSP_PIN_SLOTS];
 	struct page *page;
 	int ret;
 
-	if (s->page && s->iova == base) {
-		pc->hits++;
-		return s;
-	}
 	pc->misses++;
 	if (s->page) {
 		pc->evictions++;
@@ -54,36 +53,11 @@ static struct vgsp_pin *slot_for(struct vgsp_pincache *pc,
 	ret = vfio_pin_pages(vdev, base, 1, IOMMU_READ | IOMMU_WRITE, &page);
 	if (ret != 1) {
 		pc->pin_errors++;
-		return NULL;
+		return false;
 	}
 	s->iova = base;
 	s->page = page;
-	return s;
-}
-
-int vgsp_pincache_rw(struct vgsp_pincache *pc, struct vfio_device *vdev,
-		     u64 iova, void *buf, size_t len, bool write)
-{
-	u64 off = iova & ~PAGE_MASK;
-	struct vgsp_pin *s;
-	void *k;
-
-	if (!len || len > PAGE_SIZE - off)
-		return -EAGAIN;
-	mutex_lock(&pc->lock);
-	s = slot_for(pc, vdev, iova & PAGE_MASK);
-	if (!s) {
-		mutex_unlock(&pc->lock);
-		return -EAGAIN;
-	}
-	k = kmap_local_page(s->page);
-	if (write)
-		memcpy(k + off, buf, len);
-	else
-		memcpy(buf, k + off, len);
-	kunmap_local(k);
-	mutex_unlock(&pc->lock);
-	return 0;
+	return true;
 }
 
 void vgsp_pincache_unmap(struct vgsp_pincache *pc, struct vfio_device *vdev,
@@ -91,7 +65,6 @@ void vgsp_pincache_unmap(struct vgsp_pincache *pc, struct vfio_device *vdev,
 {
 	int i;
 
-	mutex_lock(&pc->lock);
 	for (i = 0; i < VGSP_PIN_SLOTS; i++) {
 		struct vgsp_pin *s = &pc->slot[i];
 
@@ -100,18 +73,15 @@ void vgsp_pincache_unmap(struct vgsp_pincache *pc, struct vfio_device *vdev,
 			unpin(s, vdev);
 		}
 	}
-	mutex_unlock(&pc->lock);
 }
 
 void vgsp_pincache_flush(struct vgsp_pincache *pc, struct vfio_device *vdev)
 {
 	int i;
 
-	mutex_lock(&pc->lock);
 	for (i = 0; i < VGSP_PIN_SLOTS; i++)
 		if (pc->slot[i].page)
 			unpin(&pc->slot[i], vdev);
-	mutex_unlock(&pc->lock);
 }
 
 static int pincache_show(struct seq_file *m, void *unused)
@@ -119,19 +89,21 @@ static int pincache_show(struct seq_file *m, void *unused)
 	struct vgsp_pincache *pc = m->private;
 	int i, n = 0;
 
-	mutex_lock(&pc->lock);
+	vgsp_dev_lock(pc->dev);
 	for (i = 0; i < VGSP_PIN_SLOTS; i++)
 		n += !!pc->slot[i].page;
 	seq_printf(m, "pinned %d\nhits %llu\nmisses %llu\npin_errors %llu\nevictions %llu\nunmapped %llu\n",
 		   n, pc->hits, pc->misses, pc->pin_errors, pc->evictions,
 		   pc->unmapped);
-	mutex_unlock(&pc->lock);
+	vgsp_dev_unlock(pc->dev);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(pincache);
 
-void vgsp_pincache_debugfs(struct vgsp_pincache *pc, struct dentry *dir)
+void vgsp_pincache_debugfs(struct vgsp_pincache *pc, struct vgsp_dev *dev,
+			   struct dentry *dir)
 {
+	pc->dev = dev;
 	if (!IS_ERR_OR_NULL(dir))
 		debugfs_create_file("pincache", 0444, dir, pc, &pincache_fops);
 }

@@ -6,12 +6,13 @@
 #ifndef VGSP_PINCACHE_H
 #define VGSP_PINCACHE_H
 
-#include <linux/mutex.h>
+#include <linux/highmem.h>
+#include <linux/string.h>
 #include <linux/types.h>
 
-struct page;
 struct vfio_device;
 struct dentry;
+struct vgsp_dev;
 
 /*
  * Direct-mapped by IOVA page: enough for both GSP queues (each RPC moves
@@ -20,28 +21,56 @@ struct dentry;
  */
 #define VGSP_PIN_SLOTS	256
 
+/* Serialised by the instance's device lock (vgsp_pincache.c). */
 struct vgsp_pincache {
-	struct mutex lock;
 	struct vgsp_pin {
 		u64 iova;		/* page-aligned */
 		struct page *page;	/* NULL: slot empty */
 	} slot[VGSP_PIN_SLOTS];
 	u64 hits, misses, pin_errors, evictions, unmapped;
+	struct vgsp_dev *dev;	/* whose lock: for the debugfs file */
 };
 
 void vgsp_pincache_init(struct vgsp_pincache *pc);
+bool vgsp_pincache_fill(struct vgsp_pincache *pc, struct vgsp_pin *s,
+			struct vfio_device *vdev, u64 base);
+
 /*
- * Copy @len bytes at @iova from or to a pinned page: 0, or -EAGAIN when
- * the access crosses a page or the page cannot be pinned (the caller then
- * goes through vfio_dma_rw, which reports the real error).
+ * Copy @len bytes at @iova from or to a pinned page (device lock held): 0,
+ * or -EAGAIN when the access crosses a page or the page cannot be pinned
+ * (the caller then goes through vfio_dma_rw, which reports the real
+ * error). Inline: under TCG every call on the RPC path costs.
  */
-int vgsp_pincache_rw(struct vgsp_pincache *pc, struct vfio_device *vdev,
-		     u64 iova, void *buf, size_t len, bool write);
-/* The VMM unmapped [iova, iova + len): unpin what lies there. */
+static inline int vgsp_pincache_rw(struct vgsp_pincache *pc,
+				   struct vfio_device *vdev, u64 iova,
+				   void *buf, size_t len, bool write)
+{
+	u64 off = iova & ~PAGE_MASK, base = iova & PAGE_MASK;
+	struct vgsp_pin *s = &pc->slot[(base >> PAGE_SHIFT) % VGSP_PIN_SLOTS];
+	void *k;
+
+	if (!len || len > PAGE_SIZE - off)
+		return -EAGAIN;
+	if (s->page && s->iova == base)
+		pc->hits++;
+	else if (!vgsp_pincache_fill(pc, s, vdev, base))
+		return -EAGAIN;
+	k = kmap_local_page(s->page);
+	if (write)
+		memcpy(k + off, buf, len);
+	else
+		memcpy(buf, k + off, len);
+	kunmap_local(k);
+	return 0;
+}
+
+/* The VMM unmapped [iova, iova + len): unpin what lies there (locked). */
 void vgsp_pincache_unmap(struct vgsp_pincache *pc, struct vfio_device *vdev,
 			 u64 iova, u64 len);
-/* Unpin everything (device close). */
+/* Unpin everything (device close, locked). */
 void vgsp_pincache_flush(struct vgsp_pincache *pc, struct vfio_device *vdev);
-void vgsp_pincache_debugfs(struct vgsp_pincache *pc, struct dentry *dir);
+/* The "pincache" file in @dir; @dev is the instance whose lock it takes. */
+void vgsp_pincache_debugfs(struct vgsp_pincache *pc, struct vgsp_dev *dev,
+			   struct dentry *dir);
 
 #endif /* VGSP_PINCACHE_H */

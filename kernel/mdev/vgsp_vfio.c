@@ -307,10 +307,10 @@ static void vgsp_close_device(struct vfio_device *vdev)
 	vgsp_irqs_release(&vm->irqs);
 	vgsp_dev_reset(vm->core);
 	WRITE_ONCE(vm->open, false);
-	vgsp_pincache_flush(&vm->pins, vdev);
 	if (vm->hostd)
 		vgsp_hostd_inst_open(vm->hostd, false);
 	vgsp_dev_lock(vm->core);
+	vgsp_pincache_flush(&vm->pins, vdev);
 	vm->core->cnt.closes++;
 	vgsp_dev_unlock(vm->core);
 }
@@ -330,11 +330,20 @@ static void vgsp_request(struct vfio_device *vdev, unsigned int count)
 	}
 }
 
+/*
+ * Called with none of vfio's locks held (type1 and iommufd drop theirs
+ * before notifying), so the device lock may be taken here, as a BAR trap
+ * that pins under it does.
+ */
 static void vgsp_dma_unmap(struct vfio_device *vdev, u64 iova, u64 length)
 {
-	vgsp_dev_dma_unmapped(to_vgsp(vdev)->core, iova, length);
+	struct vgsp_mdev *vm = to_vgsp(vdev);
+
+	vgsp_dev_dma_unmapped(vm->core, iova, length);
 	/* vfio requires a pinning driver to let go of the range here */
-	vgsp_pincache_unmap(&to_vgsp(vdev)->pins, vdev, iova, length);
+	vgsp_dev_lock(vm->core);
+	vgsp_pincache_unmap(&vm->pins, vdev, iova, length);
+	vgsp_dev_unlock(vm->core);
 	if (to_vgsp(vdev)->hostd)
 		vgsp_hostd_inst_dma_unmapped(to_vgsp(vdev)->hostd, iova, length);
 }
