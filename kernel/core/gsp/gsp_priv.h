@@ -224,8 +224,11 @@ enum vgsp_boot_state {
 	VGSP_BOOT_FAILED,	/* boot arguments unusable: until reset */
 };
 
-/* Queue pages one pass touches: both headers, a command and a reply slot. */
-#define VGSP_SHM_XLAT		4
+/*
+ * Region-page translations kept (shm.c), direct-mapped by page: OpenRM's
+ * table + both queues fit without two pages sharing a slot.
+ */
+#define VGSP_SHM_XLAT		256
 
 /* Shared region: page table + command queue + status queue (§C.6). */
 struct vgsp_msgq {
@@ -247,10 +250,8 @@ struct vgsp_msgq {
 	u32 rep_have;			/* bytes of it in big_rep; zeros after */
 	u64 rep_since_ns;		/* last progress of that reply */
 	bool tx_blocked;		/* last pass stopped: status queue full */
-	/* Region pages translated in this pass only (shm.c: vgsp_shm_pass) */
-	bool xl_on;
-	u8 xl_n;
-	u32 xl_page[VGSP_SHM_XLAT];
+	/* Region pages translated since link (shm.c); tag page + 1, 0: none */
+	u32 xl_tag[VGSP_SHM_XLAT];
 	u64 xl_pa[VGSP_SHM_XLAT];
 };
 
@@ -381,14 +382,6 @@ void vgsp_intr_gsp_retrigger(struct vgsp_gsp *gsp);
 /* shm.c: the shared region through the guest's page table */
 int vgsp_shm_read(struct vgsp_gsp *gsp, u64 off, void *buf, u32 len);
 int vgsp_shm_write(struct vgsp_gsp *gsp, u64 off, const void *buf, u32 len);
-/*
- * A queue pass begins (@on) or ends: in between, each region page is
- * walked once. Ended before the trap or worker pass returns, so nothing
- * the guest can change is kept beyond it.
- */
-void vgsp_shm_pass(struct vgsp_gsp *gsp, bool on);
-/* In a pass: translate region pages @a and @b with one table read. */
-void vgsp_shm_pass_span(struct vgsp_gsp *gsp, u32 a, u32 b);
 
 /* msgq.c */
 int vgsp_msgq_link(struct vgsp_gsp *gsp, u64 shm_pa, u32 npages,

@@ -628,35 +628,13 @@ static bool process_pass(struct vgsp_gsp *gsp, u64 doorbell_ns,
 	return true;
 }
 
-/*
- * Queue pages are translated once per pass, never across passes (shm.c):
- * each queue's header page with the slot page it will use next, in one
- * read of the table each (the guest's entry offset is normally one page).
- */
-static bool process(struct vgsp_gsp *gsp, u64 doorbell_ns, u64 deadline_ns)
-{
-	struct vgsp_msgq *q = &gsp->q;
-	u32 cmd0 = q->cmdq_off / VGSP_PAGE_SIZE;
-	u32 stat0 = q->statq_off / VGSP_PAGE_SIZE;
-	bool more;
-
-	vgsp_shm_pass(gsp, true);
-	vgsp_shm_pass_span(gsp, cmd0, cmd0 + VGSP_ENTRY_OFF / VGSP_PAGE_SIZE +
-			   q->cmd_rptr);
-	vgsp_shm_pass_span(gsp, stat0, stat0 + VGSP_ENTRY_OFF / VGSP_PAGE_SIZE +
-			   q->stat_wptr);
-	more = process_pass(gsp, doorbell_ns, deadline_ns);
-	vgsp_shm_pass(gsp, false);
-	return more;
-}
-
 bool vgsp_msgq_process(struct vgsp_gsp *gsp, u64 doorbell_ns)
 {
-	return process(gsp, doorbell_ns, 0);
+	return process_pass(gsp, doorbell_ns, 0);
 }
 
 bool vgsp_msgq_process_inline(struct vgsp_gsp *gsp, u64 doorbell_ns,
 			      u64 deadline_ns)
 {
-	return process(gsp, doorbell_ns, deadline_ns ? deadline_ns : 1);
+	return process_pass(gsp, doorbell_ns, deadline_ns ? deadline_ns : 1);
 }
