@@ -317,32 +317,51 @@ int hd_fwd_ce_open(struct hd_dev *d, struct hd_vas *v, struct hd_fwd_chan *c,
 	return open_kind(d, v, c, &ce, NULL);
 }
 
-int hd_fwd_copy(struct hd_dev *d, struct hd_fwd_chan *c,
-		const struct hd_copy *cp, uint64_t timeout_ns, uint32_t *rc)
+int hd_fwd_copy_submit(struct hd_dev *d, struct hd_fwd_chan *c, const struct hd_copy *cp,
+		       uint32_t *payload)
 {
 	uint32_t buf[32];
-	uint32_t payload = c->seq + 1;
+	uint32_t p = c->seq + 1;
 	long len;
-	int r;
 
-	if (rc)
-		*rc = 0;
 	c->t_submit_ns = c->t_done_ns = 0;
 	if (c->dead || !c->chan)
 		return -EIO;
-	len = hd_fwd_encode_copy(buf, 32, cp, c->fence.va, payload);
+	len = hd_fwd_encode_copy(buf, 32, cp, c->fence.va, p);
 	if (len < 0)
 		return -EINVAL;	/* refused before anything reached the GPU */
-	c->seq = payload;
+	c->seq = p;
 	if (submit(d, c, buf, (size_t)len)) {
 		c->dead = true;
 		return -EIO;
 	}
 	c->t_submit_ns = hd_now_ns();
+	*payload = p;
+	return 0;
+}
+
+int hd_fwd_copy_wait(struct hd_fwd_chan *c, uint32_t payload, uint64_t timeout_ns, uint32_t *rc)
+{
+	int r;
+
+	if (rc)
+		*rc = 0;
 	r = wait_fence(c, payload, timeout_ns, rc);
 	if (!r)
 		c->t_done_ns = hd_now_ns();
 	return r;
+}
+
+int hd_fwd_copy(struct hd_dev *d, struct hd_fwd_chan *c,
+		const struct hd_copy *cp, uint64_t timeout_ns, uint32_t *rc)
+{
+	uint32_t payload;
+	int r;
+
+	if (rc)
+		*rc = 0;
+	r = hd_fwd_copy_submit(d, c, cp, &payload);
+	return r ? r : hd_fwd_copy_wait(c, payload, timeout_ns, rc);
 }
 
 int hd_fwd_launch(struct hd_dev *d, struct hd_fwd_chan *c,

@@ -698,6 +698,107 @@ static int ce_info(void)
 	return answered ? 0 : 1;
 }
 
+/* ---- vgsp-hostd ce-bench ------------------------------------------------ */
+
+#define BENCH_BYTES (16ull << 20)
+#define BENCH_REPS 15
+#define BENCH_TIMEOUT_NS 2000000000ull
+
+/* GB/s of the median of BENCH_REPS copies of @bytes from @src to @dst,
+ * split evenly over the @n channels (submitted together, then waited);
+ * 0 when one failed. */
+static double fwd_bench_copy(struct hd_dev *d, struct hd_fwd_chan **c, unsigned int n,
+			 uint64_t src, uint64_t dst, uint64_t bytes)
+{
+	uint64_t t[BENCH_REPS];
+	for (int r = 0; r < BENCH_REPS; r++) {
+		uint32_t pay[10];
+		uint64_t part = bytes / n, t0 = hd_now_ns();
+		for (unsigned int i = 0; i < n; i++) {
+			struct hd_copy cp = { src + i * part, dst + i * part, part, 0, 0, 1,
+					      false, 0, 0 };
+			if (hd_fwd_copy_submit(d, c[i], &cp, &pay[i]))
+				return 0;
+		}
+		for (unsigned int i = 0; i < n; i++)
+			if (hd_fwd_copy_wait(c[i], pay[i], BENCH_TIMEOUT_NS, NULL))
+				return 0;
+		t[r] = hd_now_ns() - t0;
+	}
+	qsort(t, BENCH_REPS, sizeof(t[0]), cmp_u64);
+	return (double)bytes / (double)t[BENCH_REPS / 2];
+}
+
+/*
+ * vgsp-hostd ce-bench: which copy engines a forwarded copy channel opens
+ * on (DENY_PHYSICAL_MODE_CE | DENY_AUTH_LEVEL_PRIV, as the mirror's), and
+ * what each moves for 16 MiB host -> GPU, GPU -> host and GPU -> GPU
+ * through hostd's own copy path (submit, fence), alone and split over two
+ * engines with different PCEs (issue #11: copies at engine bandwidth).
+ */
+static int ce_bench(void)
+{
+	static struct hd_dev d;
+	static struct hd_fwd_chan ch[10];
+	struct hd_vas v;
+	struct hd_mem sys, vid, vid2;
+	uint32_t mask[10] = { 0 };
+	int ok[10] = { 0 }, any = 0;
+
+	if (hd_open_base(&d, NULL) || hd_vas_create(&d, &v)) {
+		printf("ce-bench: the GPU cannot be used: stage '%s', RM status 0x%x\n",
+		       d.stage ? d.stage : "open", d.last_status);
+		return 1;
+	}
+	if (hd_vas_alloc(&d, &v, &sys, BENCH_BYTES, HD_MEM_SYS | HD_MEM_CPU) ||
+	    hd_vas_alloc(&d, &v, &vid, BENCH_BYTES, HD_MEM_VID) ||
+	    hd_vas_alloc(&d, &v, &vid2, BENCH_BYTES, HD_MEM_VID)) {
+		printf("ce-bench: no buffers: stage '%s', RM status 0x%x\n",
+		       d.stage ? d.stage : "-", d.last_status);
+		return 1;
+	}
+	printf("ce-bench: 16 MiB buffers: sysmem va 0x%llx, vidmem va 0x%llx, 0x%llx\n",
+	       (unsigned long long)sys.va, (unsigned long long)vid.va, (unsigned long long)vid2.va);
+	for (unsigned int e = 0; e < 10; e++) {
+		if (hd_ce_pce_mask(&d, e, &mask[e]))
+			mask[e] = 0;
+		d.last_status = 0;
+		d.stage = NULL;
+		ok[e] = !hd_fwd_ce_open(&d, &v, &ch[e], e);
+		if (!ok[e]) {
+			printf("COPY%u pce_mask 0x%x: no channel (stage '%s', RM status 0x%x)\n", e,
+			       mask[e], d.stage ? d.stage : "-", d.last_status);
+			continue;
+		}
+		any = 1;
+		struct hd_fwd_chan *one[1] = { &ch[e] };
+		printf("COPY%u pce_mask 0x%x: htod %.1f dtoh %.1f dtod %.1f GB/s\n", e, mask[e],
+		       fwd_bench_copy(&d, one, 1, sys.va, vid.va, BENCH_BYTES),
+		       fwd_bench_copy(&d, one, 1, vid.va, sys.va, BENCH_BYTES),
+		       fwd_bench_copy(&d, one, 1, vid.va, vid2.va, BENCH_BYTES));
+	}
+	/* two engines at once, each half the copy: every pair with PCEs apart */
+	for (unsigned int a = 0; a < 10; a++)
+		for (unsigned int b = a + 1; b < 10; b++) {
+			if (!ok[a] || !ok[b] || !mask[a] || (mask[a] & mask[b]))
+				continue;
+			struct hd_fwd_chan *two[2] = { &ch[a], &ch[b] };
+			printf("COPY%u+COPY%u split: htod %.1f dtoh %.1f dtod %.1f GB/s\n", a, b,
+			       fwd_bench_copy(&d, two, 2, sys.va, vid.va, BENCH_BYTES),
+			       fwd_bench_copy(&d, two, 2, vid.va, sys.va, BENCH_BYTES),
+			       fwd_bench_copy(&d, two, 2, vid.va, vid2.va, BENCH_BYTES));
+		}
+	for (unsigned int e = 0; e < 10; e++)
+		if (ok[e])
+			hd_fwd_chan_close(&d, &ch[e]);
+	hd_free(&d, &sys);
+	hd_free(&d, &vid);
+	hd_free(&d, &vid2);
+	hd_vas_destroy(&d, &v);
+	hd_close(&d);
+	return any ? 0 : 1;
+}
+
 int main(int argc, char **argv)
 {
 	const char *cubin = "build/kern.cubin", *mode = "auto";
@@ -706,6 +807,8 @@ int main(int argc, char **argv)
 		return hostd_attach_main(argc - 2, argv + 2);
 	if (argc > 1 && !strcmp(argv[1], "ce-info"))
 		return ce_info();
+	if (argc > 1 && !strcmp(argv[1], "ce-bench"))
+		return ce_bench();
 	if (argc > 1 && !strcmp(argv[1], "fwd-test")) {
 		for (int i = 2; i < argc; i++) {
 			if (!strcmp(argv[i], "--cubin") && i + 1 < argc) {
