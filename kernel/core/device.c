@@ -136,8 +136,10 @@ struct vgsp_dev *vgsp_dev_create_opts(const struct vgsp_profile *profile,
 		dev->backend = opts->backend;
 		dev->backend_priv = opts->backend_priv;
 	}
-	if (opts)
+	if (opts) {
 		dev->fb_flat = opts->fb_flat;
+		dev->fb_cache_pages = opts->fb_cache_pages;
+	}
 	if (!dev->bar1 || !dev->bar3 || vgsp_mm_create(dev) ||
 	    vgsp_rm_create(dev) || vgsp_fifo_create(dev))
 		goto err;

@@ -50,6 +50,7 @@ struct vgsp_dev {
 	const struct vgsp_backend_ops *backend;	/* executes engine work */
 	void *backend_priv;		/* the backend's per-instance state */
 	void *fb_flat;			/* FB store memory the frontend owns */
+	u32 fb_cache_pages;		/* FB read cache cap (mm/fb_cache.c) */
 	struct vgsp_bar_share *share;	/* BAR3 mapped into the guest */
 	struct vgsp_gsp *gsp;		/* emulated GSP (gsp/) */
 	u64 timer_offset_ns;		/* PTIMER = host clock + offset */
@@ -78,12 +79,17 @@ struct vgsp_dev *vgsp_dev_create(const struct vgsp_profile *profile,
  * the guest as BAR3 (mm/bar_share.h); owned by the frontend and outliving
  * the instance.
  * Ignored with @fb_flat: vgsp_dev_bar_mmap_len() says.
+ *
+ * @fb_cache_pages: with @fb_flat, keep copies of up to this many 4 KiB
+ * pages of FB the core reads (mm/fb_cache.c), for a store the CPU reads
+ * uncached (the GPU's memory through BAR1); 0: none.
  */
 struct vgsp_dev_opts {
 	const struct vgsp_backend_ops *backend;
 	void *backend_priv;
 	void *fb_flat;
 	void *bar3_shared;
+	u32 fb_cache_pages;
 };
 
 struct vgsp_dev *vgsp_dev_create_opts(const struct vgsp_profile *profile,

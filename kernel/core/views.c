@@ -63,6 +63,30 @@ static const char * const mm_names[] = {
 #undef VGSP_MM_NAME
 };
 
+static const char * const fbc_names[] = {
+#define VGSP_FBC_NAME(n) #n,
+	VGSP_FBC_STAT_LIST(VGSP_FBC_NAME)
+#undef VGSP_FBC_NAME
+};
+
+/* The FB read cache (mm/fb_cache.c): "fb_cache none" without one. */
+static void show_fb_cache(struct vgsp_dev *dev, struct vgsp_printer *p)
+{
+	struct vgsp_fbc_stats st;
+	const u64 *f = (const u64 *)&st;
+	unsigned int i;
+
+	if (!vgsp_fbc_stats(dev, &st)) {
+		p->print(p, "fb_cache none\n");
+		return;
+	}
+	p->print(p, "fb_cache %s pages %llu cap %llu\n", st.off ? "off" : "on",
+		 (unsigned long long)st.pages, (unsigned long long)st.cap);
+	for (i = 0; i < VGSP_ARRAY_SIZE(fbc_names); i++)
+		p->print(p, "fb_cache_%s %llu\n", fbc_names[i],
+			 (unsigned long long)f[i]);
+}
+
 /* FB backing, BAR view state and the mm counters. */
 static void show_mm(struct vgsp_dev *dev, struct vgsp_printer *p)
 {
@@ -93,6 +117,7 @@ static void show_mm(struct vgsp_dev *dev, struct vgsp_printer *p)
 	for (i = 0; i < VGSP_BAR1_MAP_COUNT; i++)
 		p->print(p, "bar1_map_%s %llu\n", vgsp_bar1_map_names[i],
 			 (unsigned long long)b[i]);
+	show_fb_cache(dev, p);
 }
 
 const struct vgsp_view vgsp_core_views[] = {

@@ -395,6 +395,8 @@ void vfu_hostd_dev_opts(struct vfu_hostd *h, struct vgsp_dev_opts *o)
 	o->backend = &hostd_ops;
 	o->backend_priv = h;
 	o->fb_flat = h->fb;
+	if (h->fb_b.vid)
+		o->fb_cache_pages = VFU_HOSTD_FB_CACHE_PAGES;
 }
 
 void vfu_hostd_show(void *arg, FILE *f)

@@ -35,7 +35,14 @@ struct vfu_hostd;
  */
 struct vfu_hostd *vfu_hostd_open(const struct vgsp_profile *prof,
 				 FILE *rm_log, bool fb_vidmem);
-/* What vgsp_dev_create_opts needs: the backend, its state, the FB. */
+/*
+ * What vgsp_dev_create_opts needs: the backend, its state, the FB, and
+ * with the FB in the GPU's memory a read cache of this many pages (the
+ * core reads BAR1 uncached; kernel/core/mm/fb_cache.c). 32 MiB: a
+ * guest's page tables, USERDs and semaphores many times over.
+ */
+#define VFU_HOSTD_FB_CACHE_PAGES	8192
+
 void vfu_hostd_dev_opts(struct vfu_hostd *h, struct vgsp_dev_opts *o);
 /* A client's memory window came or goes (registered with RM / dropped). */
 int vfu_hostd_dma_added(void *h, uint64_t iova, uint64_t size, void *base);

@@ -6,12 +6,16 @@
  *   vgsp-vfu --socket PATH [--profile h100-10g] [--uuid UUID] [--msix N]
  *            [--stats FILE] [--log FILE] [--log-reads N] [--log-dma] [--persist]
  *            [--backend sim|hostd] [--rm-log FILE] [--fb sysmem|vidmem]
+ *            [--fb-cache PAGES]
  *
  * --backend hostd (a build with HOSTD=1, on a machine with an NVIDIA GPU):
  * compute launches and copies run on the GPU (backend_hostd.h); the
  * instance refuses to start if the GPU cannot be used. --rm-log: hostd's
  * RM call log. --fb vidmem: the guest's FB is a partition of the GPU's
- * memory instead of host memory (hostd only).
+ * memory instead of host memory (hostd only); the core then keeps copies
+ * of the FB lines it reads, since it reads that memory uncached through
+ * the GPU's BAR1 (kernel/core/mm/fb_cache.c): --fb-cache sets how many
+ * 4 KiB pages at most (default VFU_HOSTD_FB_CACHE_PAGES, 0 = none).
  *
  * The core's views (counters, info, bar0_unknown, GSP views) plus our own
  * frontend view are written to --stats every second, after each client's
@@ -185,12 +189,14 @@ static int listen_unix(const char *path)
 	return fd;
 }
 
+#define FB_CACHE_PAGES_MAX	(1UL << 18)	/* the core's own cap */
+
 static void usage(void)
 {
 	fprintf(stderr, "usage: vgsp-vfu --socket PATH [--profile ID] [--uuid UUID] "
 		"[--msix N] [--stats FILE] [--log FILE] [--log-reads N] [--log-dma] [--persist]\n"
 		"                [--backend sim|hostd] [--rm-log FILE] [--mmap]\n"
-		"                [--fb sysmem|vidmem]\n");
+		"                [--fb sysmem|vidmem] [--fb-cache PAGES]\n");
 }
 
 int main(int argc, char **argv)
@@ -209,6 +215,7 @@ int main(int argc, char **argv)
 		{ "rm-log", required_argument, NULL, 'R' },
 		{ "mmap", no_argument, NULL, 'M' },
 		{ "fb", required_argument, NULL, 'F' },
+		{ "fb-cache", required_argument, NULL, 'C' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -220,8 +227,9 @@ int main(int argc, char **argv)
 	FILE *rm_log = NULL;
 #endif
 	u8 uuid[16] = { 0x56, 0x67, 0x73, 0x70, 0, 0, 0x40, 0, 0x80, 0, 0, 0, 0, 0, 0, 1 };
-	unsigned long msix = 8, log_reads = 4;
+	unsigned long msix = 8, log_reads = 4, fb_cache = 0;
 	bool persist = false, log_dma = false, bar_mmap = false, fb_vidmem = false;
+	bool fb_cache_set = false;
 	static struct vfu_server srv;
 	struct vfu_server *s = &srv;
 	const struct vgsp_profile *prof;
@@ -262,6 +270,15 @@ int main(int argc, char **argv)
 				return 2;
 			}
 			fb_vidmem = !strcmp(optarg, "vidmem");
+			break;
+		case 'C':
+			fb_cache = strtoul(optarg, &end, 0);
+			if (*end || fb_cache > FB_CACHE_PAGES_MAX) {
+				fprintf(stderr, "vgsp-vfu: --fb-cache must be 0..%lu pages\n",
+					FB_CACHE_PAGES_MAX);
+				return 2;
+			}
+			fb_cache_set = true;
 			break;
 		default: usage(); return c == 'h' ? 0 : 2;
 		}
@@ -313,6 +330,9 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		vfu_hostd_dev_opts(hostd, &dopts);
+		/* host memory is cached already: only BAR1 has a cache */
+		if (fb_vidmem && fb_cache_set)
+			dopts.fb_cache_pages = (u32)fb_cache;
 		s->be = &hostd_hooks;
 		s->be_arg = hostd;
 #else

@@ -159,6 +159,33 @@ static int prepare(struct vgsp_chan *ch, u32 d, struct vgsp_ce_xfer *x)
 }
 
 /*
+ * The FB bytes @x may write, for the FB read cache (mm/fb_cache.c): none
+ * into system memory, the lines' extent for a physical destination,
+ * anything for a VA (where it lands is the backend's mapping's to say).
+ */
+static void dst_fb(const struct vgsp_ce_xfer *x, u64 *pa, u64 *len)
+{
+	const struct vgsp_ce_end *d = &x->dst;
+	u64 n = x->lines - 1;
+
+	*pa = 0;
+	*len = VGSP_FB_GPU_ANY;
+	if (d->virt)
+		return;
+	if (d->target != VGSP_MEM_VID) {
+		*len = 0;
+		return;
+	}
+	/* guest values: an extent that overflows is "anything" */
+	if (n && x->pitch_out > (~0ULL - x->line_bytes) / n)
+		return;
+	if (d->addr > ~0ULL - (n * x->pitch_out + x->line_bytes))
+		return;
+	*pa = d->addr;
+	*len = n * x->pitch_out + x->line_bytes;
+}
+
+/*
  * LAUNCH_DMA: a long transfer runs in slices (VGSP_ENG_YIELD keeps this
  * method current until the backend has finished it), then the semaphore.
  */
@@ -174,8 +201,14 @@ static int launch(struct vgsp_dev *dev, struct vgsp_chan *ch, u32 d)
 		ch->ce_busy = true;
 	}
 	if (x->lines && x->line_bytes) {
+		u64 wpa, wlen;
+
+		dst_fb(x, &wpa, &wlen);
 		vgsp_op_begin(ch, VGSP_OP_CE);
+		vgsp_fb_gpu_start(dev);
 		ret = dev->backend->ce_xfer(dev, x);
+		vgsp_fb_gpu_done(dev, wpa, wlen, !ret || ret == -EAGAIN ||
+				 ret == -EFAULT);
 		vgsp_op_end(dev, ch, VGSP_OP_CE, !ret || ret == -EAGAIN, !ret);
 		if (ret == -EAGAIN)
 			return VGSP_ENG_YIELD;

@@ -307,7 +307,11 @@ int vgsp_gr_method(struct vgsp_dev *dev, struct vgsp_chan *ch, u32 mthd,
 		ch->st.gr_launches++;
 		trace_launch(dev, ch);
 		vgsp_op_begin(ch, VGSP_OP_GR);
+		vgsp_fb_gpu_start(dev);
 		ret = dev->backend->gr_launch(dev, ch, ch->gr_qmd_va);
+		/* what a kernel wrote is unknown; a fault ended it too */
+		vgsp_fb_gpu_done(dev, 0, VGSP_FB_GPU_ANY,
+				 !ret || ret == -EFAULT);
 		vgsp_op_end(dev, ch, VGSP_OP_GR, !ret, true);
 		/* a release the backend did not flush as it submitted */
 		if (vgsp_sem_flush(dev, ch) != VGSP_ENG_OK && !ret)

@@ -30,7 +30,8 @@ int vgsp_fb_read(struct vgsp_dev *dev, u64 pa, void *buf, u32 len)
 		return -EINVAL;
 	}
 	vgsp_os->lock(mm->fb_lock);
-	vgsp_aperture_read(mm->fb, pa, buf, len);
+	if (!vgsp_fbc_read(mm, pa, buf, len))
+		vgsp_aperture_read(mm->fb, pa, buf, len);
 	vgsp_os->unlock(mm->fb_lock);
 	return 0;
 }
@@ -46,8 +47,10 @@ int vgsp_fb_write(struct vgsp_dev *dev, u64 pa, const void *buf, u32 len)
 	}
 	vgsp_os->lock(mm->fb_lock);
 	ret = vgsp_aperture_write(mm->fb, pa, buf, len);
-	if (!ret)
+	if (!ret) {
+		vgsp_fbc_wrote(mm, pa, buf, len);
 		vgsp_pt_note_write(mm, pa, len);
+	}
 	vgsp_os->unlock(mm->fb_lock);
 	if (ret) {
 		vgsp_inc(&mm->st.fb_nomem);
@@ -67,8 +70,10 @@ int vgsp_fb_fill(struct vgsp_dev *dev, u64 pa, u32 pattern, u64 len)
 	}
 	vgsp_os->lock(mm->fb_lock);
 	ret = vgsp_aperture_fill(mm->fb, pa, pattern, len);
-	if (!ret)
+	if (!ret) {
+		vgsp_fbc_drop(mm, pa, len);
 		vgsp_pt_note_write(mm, pa, len);
+	}
 	vgsp_os->unlock(mm->fb_lock);
 	if (ret) {
 		vgsp_inc(&mm->st.fb_nomem);
@@ -80,7 +85,7 @@ int vgsp_fb_fill(struct vgsp_dev *dev, u64 pa, u32 pattern, u64 len)
 /*
  * A backend's own engine wrote [pa, pa + len) of FB behind the core (a
  * copy or fill on the GPU): page tables on those pages changed as if the
- * core had written them.
+ * core had written them, and cached copies of them are old.
  */
 int vgsp_fb_engine_wrote(struct vgsp_dev *dev, u64 pa, u64 len)
 {
@@ -89,6 +94,7 @@ int vgsp_fb_engine_wrote(struct vgsp_dev *dev, u64 pa, u64 len)
 	if (!fb_ok(mm, pa, len))
 		return -EINVAL;
 	vgsp_os->lock(mm->fb_lock);
+	vgsp_fbc_drop(mm, pa, len);
 	vgsp_pt_note_write(mm, pa, len);
 	vgsp_os->unlock(mm->fb_lock);
 	return 0;
@@ -168,7 +174,8 @@ int vgsp_mm_create(struct vgsp_dev *dev)
 		 vgsp_aperture_new(dev->profile->fb_size,
 				   dev->profile->fb_size);
 	mm->fb_lock = vgsp_os->lock_new();
-	if (!mm->fb || !mm->fb_lock) {
+	if (!mm->fb || !mm->fb_lock ||
+	    vgsp_fbc_create(mm, dev->fb_cache_pages)) {
 		if (mm->fb)
 			vgsp_aperture_free(mm->fb);
 		if (mm->fb_lock)
@@ -185,6 +192,7 @@ void vgsp_mm_destroy(struct vgsp_dev *dev)
 	if (!dev->mm)
 		return;
 	vgsp_pt_track_free(dev->mm);
+	vgsp_fbc_free(dev->mm->fbc);
 	vgsp_aperture_free(dev->mm->fb);
 	vgsp_os->lock_free(dev->mm->fb_lock);
 	vgsp_free(dev->mm);
@@ -197,6 +205,7 @@ void vgsp_mm_reset(struct vgsp_dev *dev)
 
 	vgsp_os->lock(mm->fb_lock);
 	vgsp_aperture_clear(mm->fb);
+	vgsp_fbc_reset(mm);
 	vgsp_pt_track_reset(mm);
 	vgsp_os->unlock(mm->fb_lock);
 	vgsp_bar_unbind(dev);

@@ -51,6 +51,7 @@ enum vgsp_bar_view {
 };
 
 struct vgsp_pt_track;
+struct vgsp_fb_cache;
 
 struct vgsp_mm {
 	struct vgsp_aperture *fb;
@@ -70,6 +71,8 @@ struct vgsp_mm {
 	/* page tables a mirroring backend watches (pt_track.c) */
 	struct vgsp_pt_track *pt;
 	bool fb_untracked;	/* a frontend maps FB into the guest */
+	/* copies of FB lines read, for an uncached store (fb_cache.c) */
+	struct vgsp_fb_cache *fbc;
 	struct vgsp_mm_stats st;
 	struct vgsp_bar1_map_stats b1;	/* BAR1 mapped (atomic) */
 };
@@ -179,6 +182,56 @@ void vgsp_pt_note_write(struct vgsp_mm *mm, u64 pa, u64 len);
 void vgsp_pt_track_free(struct vgsp_mm *mm);
 /* Device reset: nothing is watched, every log reader walks everything. */
 void vgsp_pt_track_reset(struct vgsp_mm *mm);
+
+/*
+ * The FB read cache (fb_cache.c), on when the frontend asks for it
+ * (vgsp_dev_opts.fb_cache_pages) and the store is flat: a store the CPU
+ * reads uncached (the GPU's memory through its BAR1). The store stays the
+ * truth; what may write it behind the core is reported here.
+ *
+ * A backend call that may run work on the GPU: reads go to the store
+ * from vgsp_fb_gpu_start() until vgsp_fb_gpu_done(), which drops the
+ * cached lines of [@pa, @pa + @len) (a range not inside FB: all of them).
+ * @ended false: the work may still be running, the cache stays off until
+ * the device reset.
+ */
+#define VGSP_FB_GPU_ANY		(~0ULL)	/* @len: anything it may reach */
+
+void vgsp_fb_gpu_start(struct vgsp_dev *dev);
+void vgsp_fb_gpu_done(struct vgsp_dev *dev, u64 pa, u64 len, bool ended);
+
+#define VGSP_FBC_STAT_LIST(X)						\
+	X(hits)			/* reads served from host memory */	\
+	X(misses)		/* reads that filled lines */		\
+	X(line_fills)		/* 64-byte lines read from the store */	\
+	X(store_reads)		/* reads that reached the store */	\
+	X(bypassed)		/* reads around it: GPU busy, bulk, off */ \
+	X(patched)		/* cached pages the core wrote through */ \
+	X(invalidated)		/* cached pages dropped by range */	\
+	X(drops)		/* everything dropped (launch, VA copy) */ \
+	X(evictions)		/* pages the clock took back */		\
+	X(stops)		/* turned off: an engine may still run */
+
+struct vgsp_fbc_stats {
+#define VGSP_FBC_FIELD(n) u64 n;
+	VGSP_FBC_STAT_LIST(VGSP_FBC_FIELD)
+#undef VGSP_FBC_FIELD
+	u64 pages, cap;		/* slots in use, most slots */
+	bool off;		/* stopped, or FB mapped into the guest */
+};
+
+/* False (and zeros) when there is no cache. */
+bool vgsp_fbc_stats(struct vgsp_dev *dev, struct vgsp_fbc_stats *st);
+/* For fb.c (read, wrote, drop, reset: FB lock held): */
+int vgsp_fbc_create(struct vgsp_mm *mm, u32 pages);
+void vgsp_fbc_free(struct vgsp_fb_cache *c);
+/* Bounds checked; false: not served, read the store. */
+bool vgsp_fbc_read(struct vgsp_mm *mm, u64 pa, void *buf, u32 len);
+/* After the store was written: the cached bytes follow. */
+void vgsp_fbc_wrote(struct vgsp_mm *mm, u64 pa, const void *buf, u32 len);
+/* Cached lines of [@pa, @pa + @len) go. */
+void vgsp_fbc_drop(struct vgsp_mm *mm, u64 pa, u64 len);
+void vgsp_fbc_reset(struct vgsp_mm *mm);
 
 /* Walk @vm for @va. 0, or -EFAULT (counted in mmu_faults). */
 int vgsp_mmu_translate(struct vgsp_dev *dev, const struct vgsp_vm *vm,
