@@ -105,6 +105,8 @@ struct fwd_kind {
 	void *params;
 	uint32_t params_size;
 	const char *what;
+	uint32_t tsg_engine;	/* 0: engine */
+	bool no_deny;		/* ce-bench only */
 };
 
 static int alloc_group(struct hd_dev *d, struct hd_vas *v, uint32_t engine, const char *what,
@@ -196,7 +198,8 @@ static int open_once(struct hd_dev *d, struct hd_vas *v, struct hd_fwd_chan *c, 
 			return -1;
 		parent = g->tsg;
 	} else {
-		if (alloc_group(d, v, k->engine, k->what, &c->tsg, &c->ctxshare))
+		if (alloc_group(d, v, k->tsg_engine ? k->tsg_engine : k->engine, k->what,
+				&c->tsg, &c->ctxshare))
 			return -1;
 		parent = c->tsg;
 	}
@@ -206,7 +209,8 @@ static int open_once(struct hd_dev *d, struct hd_vas *v, struct hd_fwd_chan *c, 
 	ch.hObjectBuffer = v->hvirt;
 	ch.gpFifoOffset = c->ring.va;
 	ch.gpFifoEntries = HD_GP_ENTRIES;
-	ch.flags = NVOS04_FLAGS_CHANNEL_DENY_PHYSICAL_MODE_CE | NVOS04_FLAGS_CHANNEL_DENY_AUTH_LEVEL_PRIV;
+	ch.flags = k->no_deny ? 0 :
+		   NVOS04_FLAGS_CHANNEL_DENY_PHYSICAL_MODE_CE | NVOS04_FLAGS_CHANNEL_DENY_AUTH_LEVEL_PRIV;
 	ch.hContextShare = g ? g->ctxshare : c->ctxshare;
 	ch.hUserdMemory[0] = c->ring.h;
 	ch.userdOffset[0] = HD_USERD_OFF;
@@ -286,7 +290,7 @@ int hd_fwd_chan_open(struct hd_dev *d, struct hd_vas *v, struct hd_fwd_chan *c)
 {
 	static const struct fwd_kind gr = {
 		NV2080_ENGINE_TYPE_GRAPHICS, HOPPER_COMPUTE_A, PB_SUBCH_COMPUTE,
-		NULL, 0, "fwd compute channel (deny phys-CE/priv)"
+		NULL, 0, "fwd compute channel (deny phys-CE/priv)", 0, false
 	};
 
 	return open_kind(d, v, c, &gr, NULL);
@@ -297,7 +301,7 @@ int hd_fwd_chan_open_in(struct hd_dev *d, struct hd_vas *v, struct hd_fwd_group 
 {
 	static const struct fwd_kind gr = {
 		NV2080_ENGINE_TYPE_GRAPHICS, HOPPER_COMPUTE_A, PB_SUBCH_COMPUTE,
-		NULL, 0, "fwd compute channel in a shared group (deny phys-CE/priv)"
+		NULL, 0, "fwd compute channel in a shared group (deny phys-CE/priv)", 0, false
 	};
 
 	return open_kind(d, v, c, &gr, g);
@@ -306,10 +310,17 @@ int hd_fwd_chan_open_in(struct hd_dev *d, struct hd_vas *v, struct hd_fwd_group 
 int hd_fwd_ce_open(struct hd_dev *d, struct hd_vas *v, struct hd_fwd_chan *c,
 		   unsigned int copy_index)
 {
+	return hd_fwd_ce_open_how(d, v, c, copy_index, false, false);
+}
+
+int hd_fwd_ce_open_how(struct hd_dev *d, struct hd_vas *v, struct hd_fwd_chan *c,
+		       unsigned int copy_index, bool tsg_gr, bool no_deny)
+{
 	struct nvb0b5_alloc cea = { 1, NV2080_ENGINE_TYPE_COPY0 + copy_index };
 	struct fwd_kind ce = {
 		cea.engineType, HOPPER_DMA_COPY_A, PB_SUBCH_COPY,
-		&cea, sizeof(cea), "fwd copy channel (deny phys-CE/priv)"
+		&cea, sizeof(cea), "fwd copy channel (deny phys-CE/priv)",
+		tsg_gr ? NV2080_ENGINE_TYPE_GRAPHICS : 0, no_deny
 	};
 
 	if (copy_index > 9)

@@ -55,7 +55,8 @@ long hd_fwd_encode_launch(uint32_t *buf, size_t cap, const struct hd_mthd *m, si
 long hd_fwd_encode_copy(uint32_t *buf, size_t cap, const struct hd_copy *c,
 			uint64_t fence_va, uint32_t payload)
 {
-	uint32_t ld = C8B5_LD_XFER_NON_PIPELINED | C8B5_LD_FLUSH_ENABLE |
+	uint32_t ld = (c->pipelined ? C8B5_LD_XFER_PIPELINED : C8B5_LD_XFER_NON_PIPELINED) |
+		      C8B5_LD_FLUSH_ENABLE |
 		      C8B5_LD_SRC_PITCH | C8B5_LD_DST_PITCH |
 		      C8B5_LD_SEM_RELEASE_ONE_WORD;
 	uint32_t off[4] = { (uint32_t)(c->src >> 32), (uint32_t)c->src,

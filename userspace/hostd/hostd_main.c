@@ -704,22 +704,31 @@ static int ce_info(void)
 #define BENCH_REPS 15
 #define BENCH_TIMEOUT_NS 2000000000ull
 
-/* GB/s of the median of BENCH_REPS copies of @bytes from @src to @dst,
- * split evenly over the @n channels (submitted together, then waited);
- * 0 when one failed. */
+/*
+ * GB/s of the median of BENCH_REPS copies of @bytes from @src to @dst:
+ * split evenly over the @n channels (submitted together, then waited),
+ * each channel's part as @chunks copies back to back (PIPELINED if
+ * @pipe), each copy @lines lines; 0 when one failed.
+ */
 static double fwd_bench_copy(struct hd_dev *d, struct hd_fwd_chan **c, unsigned int n,
-			 uint64_t src, uint64_t dst, uint64_t bytes)
+			     uint64_t src, uint64_t dst, uint64_t bytes, unsigned int chunks,
+			     bool pipe, uint32_t lines)
 {
 	uint64_t t[BENCH_REPS];
 	for (int r = 0; r < BENCH_REPS; r++) {
 		uint32_t pay[10];
-		uint64_t part = bytes / n, t0 = hd_now_ns();
-		for (unsigned int i = 0; i < n; i++) {
-			struct hd_copy cp = { src + i * part, dst + i * part, part, 0, 0, 1,
-					      false, 0, 0 };
-			if (hd_fwd_copy_submit(d, c[i], &cp, &pay[i]))
-				return 0;
-		}
+		uint64_t part = bytes / n, piece = part / chunks, t0 = hd_now_ns();
+		for (unsigned int i = 0; i < n; i++)
+			for (unsigned int k = 0; k < chunks; k++) {
+				uint64_t o = i * part + k * piece;
+				struct hd_copy cp = {
+					.src = src + o, .dst = dst + o, .line_bytes = piece / lines,
+					.pitch_in = piece / lines, .pitch_out = piece / lines,
+					.lines = lines, .pipelined = pipe && k > 0,
+				};
+				if (hd_fwd_copy_submit(d, c[i], &cp, &pay[i]))
+					return 0;
+			}
 		for (unsigned int i = 0; i < n; i++)
 			if (hd_fwd_copy_wait(c[i], pay[i], BENCH_TIMEOUT_NS, NULL))
 				return 0;
@@ -729,21 +738,34 @@ static double fwd_bench_copy(struct hd_dev *d, struct hd_fwd_chan **c, unsigned 
 	return (double)bytes / (double)t[BENCH_REPS / 2];
 }
 
+static void bench_line(struct hd_dev *d, struct hd_fwd_chan **c, unsigned int n, const char *name,
+		       const struct hd_mem *sys, const struct hd_mem *vid, const struct hd_mem *vid2,
+		       unsigned int chunks, bool pipe, uint32_t lines)
+{
+	printf("%s chunks %u%s lines %u: htod %.1f dtoh %.1f dtod %.1f GB/s\n", name, chunks,
+	       pipe ? " pipelined" : "", lines,
+	       fwd_bench_copy(d, c, n, sys->va, vid->va, BENCH_BYTES, chunks, pipe, lines),
+	       fwd_bench_copy(d, c, n, vid->va, sys->va, BENCH_BYTES, chunks, pipe, lines),
+	       fwd_bench_copy(d, c, n, vid->va, vid2->va, BENCH_BYTES, chunks, pipe, lines));
+}
+
 /*
  * vgsp-hostd ce-bench: which copy engines a forwarded copy channel opens
- * on (DENY_PHYSICAL_MODE_CE | DENY_AUTH_LEVEL_PRIV, as the mirror's), and
- * what each moves for 16 MiB host -> GPU, GPU -> host and GPU -> GPU
- * through hostd's own copy path (submit, fence), alone and split over two
- * engines with different PCEs (issue #11: copies at engine bandwidth).
+ * on (DENY_PHYSICAL_MODE_CE | DENY_AUTH_LEVEL_PRIV, as the mirror's; and,
+ * to learn why not, with its group on GR and/or without those flags), and
+ * what 16 MiB host -> GPU, GPU -> host and GPU -> GPU move through hostd's
+ * own submit/fence path: one copy, multi-line, in chunks (pipelined or
+ * not), and split over two engines with disjoint PCEs (issue #11).
  */
 static int ce_bench(void)
 {
 	static struct hd_dev d;
-	static struct hd_fwd_chan ch[10];
+	static struct hd_fwd_chan ch[10], alt;
 	struct hd_vas v;
 	struct hd_mem sys, vid, vid2;
 	uint32_t mask[10] = { 0 };
 	int ok[10] = { 0 }, any = 0;
+	char name[64];
 
 	if (hd_open_base(&d, NULL) || hd_vas_create(&d, &v)) {
 		printf("ce-bench: the GPU cannot be used: stage '%s', RM status 0x%x\n",
@@ -757,8 +779,6 @@ static int ce_bench(void)
 		       d.stage ? d.stage : "-", d.last_status);
 		return 1;
 	}
-	printf("ce-bench: 16 MiB buffers: sysmem va 0x%llx, vidmem va 0x%llx, 0x%llx\n",
-	       (unsigned long long)sys.va, (unsigned long long)vid.va, (unsigned long long)vid2.va);
 	for (unsigned int e = 0; e < 10; e++) {
 		if (hd_ce_pce_mask(&d, e, &mask[e]))
 			mask[e] = 0;
@@ -768,14 +788,34 @@ static int ce_bench(void)
 		if (!ok[e]) {
 			printf("COPY%u pce_mask 0x%x: no channel (stage '%s', RM status 0x%x)\n", e,
 			       mask[e], d.stage ? d.stage : "-", d.last_status);
+			if (!mask[e])
+				continue;
+			/* why not: the same with the group on GR, without the
+			 * DENY flags, and both */
+			for (int how = 1; how <= 3; how++) {
+				d.last_status = 0;
+				int r = hd_fwd_ce_open_how(&d, &v, &alt, e, how & 1, how & 2);
+				printf("  COPY%u group on %s, %s: %s (RM status 0x%x)\n", e,
+				       how & 1 ? "GR" : "the CE", how & 2 ? "no DENY flags" : "DENY flags",
+				       r ? "no channel" : "opens", d.last_status);
+				if (!r) {
+					struct hd_fwd_chan *one[1] = { &alt };
+					snprintf(name, sizeof(name), "  COPY%u (that way)", e);
+					bench_line(&d, one, 1, name, &sys, &vid, &vid2, 1, false, 1);
+					bench_line(&d, one, 1, name, &sys, &vid, &vid2, 8, true, 1);
+					hd_fwd_chan_close(&d, &alt);
+				}
+			}
 			continue;
 		}
 		any = 1;
 		struct hd_fwd_chan *one[1] = { &ch[e] };
-		printf("COPY%u pce_mask 0x%x: htod %.1f dtoh %.1f dtod %.1f GB/s\n", e, mask[e],
-		       fwd_bench_copy(&d, one, 1, sys.va, vid.va, BENCH_BYTES),
-		       fwd_bench_copy(&d, one, 1, vid.va, sys.va, BENCH_BYTES),
-		       fwd_bench_copy(&d, one, 1, vid.va, vid2.va, BENCH_BYTES));
+		snprintf(name, sizeof(name), "COPY%u pce_mask 0x%x", e, mask[e]);
+		bench_line(&d, one, 1, name, &sys, &vid, &vid2, 1, false, 1);
+		bench_line(&d, one, 1, name, &sys, &vid, &vid2, 1, false, 4096);
+		bench_line(&d, one, 1, name, &sys, &vid, &vid2, 8, false, 1);
+		bench_line(&d, one, 1, name, &sys, &vid, &vid2, 8, true, 1);
+		bench_line(&d, one, 1, name, &sys, &vid, &vid2, 64, true, 1);
 	}
 	/* two engines at once, each half the copy: every pair with PCEs apart */
 	for (unsigned int a = 0; a < 10; a++)
@@ -783,10 +823,9 @@ static int ce_bench(void)
 			if (!ok[a] || !ok[b] || !mask[a] || (mask[a] & mask[b]))
 				continue;
 			struct hd_fwd_chan *two[2] = { &ch[a], &ch[b] };
-			printf("COPY%u+COPY%u split: htod %.1f dtoh %.1f dtod %.1f GB/s\n", a, b,
-			       fwd_bench_copy(&d, two, 2, sys.va, vid.va, BENCH_BYTES),
-			       fwd_bench_copy(&d, two, 2, vid.va, sys.va, BENCH_BYTES),
-			       fwd_bench_copy(&d, two, 2, vid.va, vid2.va, BENCH_BYTES));
+			snprintf(name, sizeof(name), "COPY%u+COPY%u split", a, b);
+			bench_line(&d, two, 2, name, &sys, &vid, &vid2, 1, false, 1);
+			bench_line(&d, two, 2, name, &sys, &vid, &vid2, 4, true, 1);
 		}
 	for (unsigned int e = 0; e < 10; e++)
 		if (ok[e])

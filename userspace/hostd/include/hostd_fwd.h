@@ -244,6 +244,9 @@ struct hd_copy {
 	bool fill;
 	uint8_t elem_size;
 	uint32_t value;
+	/* (added) PIPELINED: may start before the channel's previous copy
+	 * ends (else NON_PIPELINED, as the guest's copies are forwarded) */
+	bool pipelined;
 };
 /*
  * A HOPPER_DMA_COPY_A channel on copy engine @copy_index in @v: its own
@@ -253,6 +256,11 @@ struct hd_copy {
  */
 int hd_fwd_ce_open(struct hd_dev *d, struct hd_vas *v, struct hd_fwd_chan *c,
 		   unsigned int copy_index);
+/* (added, for ce-bench) the same with the channel group on GR instead of
+ * the copy engine (@tsg_gr), and/or without the DENY flags (@no_deny:
+ * only for measuring what RM allows; never for a guest's work) */
+int hd_fwd_ce_open_how(struct hd_dev *d, struct hd_vas *v, struct hd_fwd_chan *c,
+		       unsigned int copy_index, bool tsg_gr, bool no_deny);
 /*
  * Run @cp on copy channel @c and wait for its semaphore (one-word release
  * into the fence after the flush). 0; -EINVAL refused before it reached
