@@ -7,7 +7,8 @@
  * vgsp_fb_engine_wrote or made by a forwarded copy is seen by the next
  * read, a forwarded launch drops everything and reads go to the store
  * while it runs, the guest's BAR writes are seen, the cap holds, and a
- * call that may have left the GPU running turns the cache off.
+ * call that may have left the GPU running turns the cache off, and the
+ * counters reach the mm view (vgsp-vfu's --stats).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -26,6 +27,7 @@
 #include "mm/mm.h"
 #include "fifo/fifo.h"
 #include "rm/rm.h"
+#include "view.h"
 #include "helpers/fake_fe.h"
 
 #define CLIENT		0xc1e00003
@@ -488,6 +490,57 @@ static void test_copy_drops_its_destination(void **state)
 	assert_int_equal(rd_locked(f, ERRNOT_PA + 12) >> 16, 0);
 }
 
+/* ---- the counters in --stats (the mm view) ---------------------------- */
+
+struct strbuf {
+	struct vgsp_printer p;
+	char s[8192];
+	size_t n;
+};
+
+static void sprint(struct vgsp_printer *p, const char *fmt, ...)
+{
+	struct strbuf *b = (struct strbuf *)p;
+	va_list ap;
+
+	va_start(ap, fmt);
+	b->n += vsnprintf(b->s + b->n, sizeof(b->s) - b->n, fmt, ap);
+	va_end(ap);
+	assert_true(b->n < sizeof(b->s));
+}
+
+static void show_mm(struct vgsp_dev *dev, struct strbuf *b)
+{
+	unsigned int i;
+
+	b->p.print = sprint;
+	b->n = 0;
+	b->s[0] = 0;
+	for (i = 0; i < vgsp_core_nviews; i++)
+		if (!strcmp(vgsp_core_views[i].name, "mm"))
+			vgsp_core_views[i].show(dev, &b->p);
+}
+
+static void test_counters_in_the_mm_view(void **state)
+{
+	struct fx *f = *state;
+	static struct strbuf b;
+	int i;
+
+	for (i = 0; i < 3; i++)
+		rd(f, DATA_PA);
+	show_mm(f->dev, &b);
+	assert_non_null(strstr(b.s, "fb_cache on pages 1 cap 64\n"));
+	assert_non_null(strstr(b.s, "fb_cache_hits 2\n"));
+	assert_non_null(strstr(b.s, "fb_cache_misses 1\n"));
+	assert_non_null(strstr(b.s, "fb_cache_store_reads 1\n"));
+	assert_non_null(strstr(b.s, "fb_cache_stops 0\n"));
+	teardown(state);
+	make(state, false, PAGES);
+	show_mm(((struct fx *)*state)->dev, &b);
+	assert_non_null(strstr(b.s, "fb_cache none\n"));
+}
+
 /* ---- the cap ---------------------------------------------------------- */
 
 static void test_cap_is_respected(void **state)
@@ -534,6 +587,8 @@ int main(void)
 			test_failed_launch_turns_it_off, setup, teardown),
 		cmocka_unit_test_setup_teardown(
 			test_copy_drops_its_destination, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_counters_in_the_mm_view,
+						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cap_is_respected,
 						setup_small, teardown),
 	};
