@@ -779,6 +779,15 @@ static int ce_bench(void)
 		       d.stage ? d.stage : "-", d.last_status);
 		return 1;
 	}
+	/* COPY0 before and after the clock a CUDA context asks for (what
+	 * vgsp-vfu asks at its first host channel) */
+	if (!hd_fwd_ce_open(&d, &v, &ch[0], 0)) {
+		struct hd_fwd_chan *one[1] = { &ch[0] };
+		bench_line(&d, one, 1, "COPY0 before the perf boost", &sys, &vid, &vid2, 1, false, 1);
+		hd_fwd_chan_close(&d, &ch[0]);
+	}
+	printf("perf boost: %s (RM status 0x%x)\n", hd_perf_boost(&d) ? "refused" : "asked",
+	       d.last_status);
 	for (unsigned int e = 0; e < 10; e++) {
 		if (hd_ce_pce_mask(&d, e, &mask[e]))
 			mask[e] = 0;
