@@ -193,12 +193,19 @@ static inline uint32_t vgsp_hr_qmd_word(const uint8_t *q, unsigned int i)
 	       (uint32_t)q[4 * i + 2] << 16 | (uint32_t)q[4 * i + 3] << 24;
 }
 
+/* GRID_WIDTH, GRID_HEIGHT, GRID_DEPTH: the only place they are read. */
+static inline uint32_t vgsp_hr_qmd_grid(const uint8_t *q, unsigned int dim)
+{
+	uint32_t w = vgsp_hr_qmd_word(q, 32 + (dim < 3 ? dim : 0));
+
+	return dim ? (w & 0xffff) : w;
+}
+
 static inline int vgsp_hr_qmd_empty(const uint8_t *q)
 {
 	return ((vgsp_hr_qmd_word(q, 18) >> 4) & 0xf) == 4 &&
-	       (!vgsp_hr_qmd_word(q, 32) ||
-		!(vgsp_hr_qmd_word(q, 33) & 0xffff) ||
-		!(vgsp_hr_qmd_word(q, 34) & 0xffff)) &&
+	       (!vgsp_hr_qmd_grid(q, 0) || !vgsp_hr_qmd_grid(q, 1) ||
+		!vgsp_hr_qmd_grid(q, 2)) &&
 	       !(vgsp_hr_qmd_word(q, 11) & (1u << 16 | 1u << 21));
 }
 

@@ -172,9 +172,9 @@ static int sim_gr_launch(struct vgsp_dev *dev, struct vgsp_chan *ch,
 
 	if (!ch->vm_ok || vgsp_vm_read(dev, &ch->vm, qmd_va, q, sizeof(q)))
 		return -EFAULT;
-	w = vgsp_get32(q, 32 * 4);
-	h = vgsp_get32(q, 33 * 4) & 0xffff;
-	dp = vgsp_get32(q, 34 * 4) & 0xffff;
+	w = vgsp_hr_qmd_grid(q, 0);
+	h = vgsp_hr_qmd_grid(q, 1);
+	dp = vgsp_hr_qmd_grid(q, 2);
 	/* the empty-grid rule is hostd's too (hostd_ring.h), written once */
 	if (vgsp_hr_qmd_empty(q))
 		return vgsp_qmd_releases(dev, ch, q);
@@ -193,9 +193,9 @@ static int sim_gr_launch(struct vgsp_dev *dev, struct vgsp_chan *ch,
 				     dev->name, ch->d.chid,
 				     (unsigned long long)dva, QMD_MAJOR(q),
 				     (vgsp_get32(q, 0) >> 23) & 0x7,
-				     vgsp_get32(q, 32 * 4),
-				     vgsp_get32(q, 33 * 4) & 0xffff,
-				     vgsp_get32(q, 34 * 4) & 0xffff,
+				     vgsp_hr_qmd_grid(q, 0),
+				     vgsp_hr_qmd_grid(q, 1),
+				     vgsp_hr_qmd_grid(q, 2),
 				     vgsp_get32(q, 36 * 4) & 0xffff,
 				     vgsp_get32(q, 36 * 4) >> 16,
 				     vgsp_get32(q, 37 * 4) & 0xffff,

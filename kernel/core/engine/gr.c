@@ -18,6 +18,7 @@
  * on. Reductions, acquires, report-only and block-linear destinations are
  * refused.
  */
+#include "../hostd_ring.h"
 #include "engine.h"
 #include "../backend.h"
 #include "../trace.h"
@@ -193,21 +194,20 @@ static int record(struct vgsp_dev *dev, struct vgsp_chan *ch, u32 mthd,
 }
 
 /*
- * The launch's grid for the trace (QMD V4: GRID_WIDTH at word 32, HEIGHT
- * and DEPTH in the low halves of 33 and 34, as backend/sim.c reads them).
- * Read only while someone listens: it costs a walk of the QMD's page.
+ * The launch's grid for the trace (hostd_ring.h reads the QMD's fields
+ * for sim, hostd and this). Read only while someone listens: it costs a
+ * walk of the QMD's page; an unreadable QMD traces a 0x0x0 grid.
  */
 static void trace_launch(struct vgsp_dev *dev, struct vgsp_chan *ch)
 {
-	u8 g[12] = { 0 };
+	u8 q[VGSP_HR_QMD_BYTES] = { 0 };
 
 	if (!vgsp_tracing())
 		return;
-	if (ch->vm_ok && vgsp_vm_read(dev, &ch->vm, ch->gr_qmd_va + 32 * 4, g,
-				      sizeof(g)))
-		memset(g, 0, sizeof(g));
-	vgsp_trace_launch(dev, ch->d.chid, ch->gr_qmd_va, vgsp_get32(g, 0),
-			  vgsp_get32(g, 4) & 0xffff, vgsp_get32(g, 8) & 0xffff);
+	if (!ch->vm_ok || vgsp_vm_read(dev, &ch->vm, ch->gr_qmd_va, q, sizeof(q)))
+		memset(q, 0, sizeof(q));
+	vgsp_trace_launch(dev, ch->d.chid, ch->gr_qmd_va, vgsp_hr_qmd_grid(q, 0),
+			  vgsp_hr_qmd_grid(q, 1), vgsp_hr_qmd_grid(q, 2));
 }
 
 /*
