@@ -36,7 +36,7 @@ struct run_buf {
 static int push_run(struct run_buf *rb, uint64_t va, uint64_t len,
 		    uint32_t hmem, uint64_t off, bool ro)
 {
-	struct hd_run *last = rb->n ? &rb->r[rb->n - 1] : NULL;
+	struct hd_run *last = rb->n ? &rb->r[rb->n - 1] : NULL, *r;
 
 	/* contiguous in VA and in the same object: one map call */
 	if (last && last->va + last->len == va && last->hmem == hmem &&
@@ -44,15 +44,10 @@ static int push_run(struct run_buf *rb, uint64_t va, uint64_t len,
 		last->len += len;
 		return 0;
 	}
-	if (rb->n == rb->cap) {
-		size_t cap = rb->cap ? rb->cap * 2 : 1024;
-		struct hd_run *r = realloc(rb->r, cap * sizeof(*r));
-
-		if (!r)
-			return -ENOMEM;
-		rb->r = r;
-		rb->cap = cap;
-	}
+	r = ptm_room(rb->r, &rb->cap, rb->n, sizeof(*r), 1024);
+	if (!r)
+		return -ENOMEM;
+	rb->r = r;
 	rb->r[rb->n++] = (struct hd_run){ .va = va, .len = len, .hmem = hmem,
 					 .off = off, .ro = ro };
 	return 0;
@@ -117,15 +112,11 @@ static int table(void *ctx, enum vgsp_mem_target t, u64 pa, u32 len, u64 va,
 {
 	struct run_buf *rb = ctx;
 
-	if (rb->nt == rb->tcap) {
-		size_t cap = rb->tcap ? rb->tcap * 2 : 64;
-		struct ptm_tab *n = realloc(rb->t, cap * sizeof(*n));
+	struct ptm_tab *n = ptm_room(rb->t, &rb->tcap, rb->nt, sizeof(*n), 64);
 
-		if (!n)
-			return -ENOMEM;
-		rb->t = n;
-		rb->tcap = cap;
-	}
+	if (!n)
+		return -ENOMEM;
+	rb->t = n;
 	rb->t[rb->nt++] = (struct ptm_tab){ .pa = pa, .va = va, .span = span,
 					    .len = len,
 					    .sys = t != VGSP_MEM_VID };

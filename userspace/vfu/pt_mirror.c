@@ -122,7 +122,7 @@ struct run_list {
 static int add(struct run_list *l, const struct hd_run *x, uint64_t lo,
 	       uint64_t end)
 {
-	struct hd_run p = *x;
+	struct hd_run p = *x, *n;
 
 	if (lo < p.va)
 		lo = p.va;
@@ -133,15 +133,10 @@ static int add(struct run_list *l, const struct hd_run *x, uint64_t lo,
 	p.off += lo - p.va;
 	p.va = lo;
 	p.len = end - lo;
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? l->cap * 2 : 64;
-		struct hd_run *n = realloc(l->r, cap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		l->r = n;
-		l->cap = cap;
-	}
+	n = ptm_room(l->r, &l->cap, l->n, sizeof(*n), 64);
+	if (!n)
+		return -ENOMEM;
+	l->r = n;
 	l->r[l->n++] = p;
 	return 0;
 }

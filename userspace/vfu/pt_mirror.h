@@ -13,8 +13,31 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #include "hostd_fwd.h"
+
+/*
+ * @p with room for element @n (of @elem bytes): @p itself while @n is
+ * below *cap, else realloc'd to twice *cap (@first the first time), *cap
+ * updated; NULL when that fails or would overflow, @p then untouched (its
+ * owner still frees it). The glue's growing arrays all go through here.
+ */
+static inline void *ptm_room(void *p, size_t *cap, size_t n, size_t elem,
+			     size_t first)
+{
+	size_t c;
+
+	if (n < *cap)
+		return p;
+	c = *cap ? *cap * 2 : first;
+	if (c <= *cap || c > SIZE_MAX / elem)
+		return NULL;
+	p = realloc(p, c * elem);
+	if (p)
+		*cap = c;
+	return p;
+}
 
 struct ptm_tab {
 	uint64_t pa;		/* FB or system-memory address */
