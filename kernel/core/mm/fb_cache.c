@@ -59,8 +59,9 @@ int vgsp_fbc_create(struct vgsp_mm *mm, u32 pages)
 	struct vgsp_fb_cache *c;
 	u32 i;
 
-	if (!pages || !mm->fb->flat)
-		return 0;	/* sparse store: host memory already */
+	/* a sparse store is host memory already; fills are whole lines */
+	if (!pages || !mm->fb->flat || mm->fb->size % FBC_PAGE)
+		return 0;
 	if (pages > FBC_MAX_PAGES)
 		pages = FBC_MAX_PAGES;
 	if (pages > mm->fb->size >> FBC_PAGE_SHIFT)
