@@ -404,10 +404,14 @@ void vfu_hostd_show(void *arg, FILE *f)
 	struct vfu_hostd *h = arg;
 	unsigned int i, nm = 0, nf = 0, ng = 0, nshared = 0;
 	uint64_t chan_sched = h->group_chan_schedules;
+	uint64_t lmaps = h->gone_large_maps, lfalls = h->gone_large_fallbacks;
 
 	pthread_mutex_lock(&h->mu);
-	for (i = 0; i < MAX_VAS; i++)
+	for (i = 0; i < MAX_VAS; i++) {
 		nm += h->mir[i].used;
+		lmaps += h->mir[i].v.large_maps;
+		lfalls += h->mir[i].v.large_fallbacks;
+	}
 	for (i = 0; i < VGSP_FIFO_MAX_CHANNELS; i++) {
 		nf += h->fwd[i].used;
 		nshared += h->fwd[i].used && h->fwd[i].grp;
@@ -430,6 +434,10 @@ void vfu_hostd_show(void *arg, FILE *f)
 		ng, (unsigned long long)h->group_opens,
 		(unsigned long long)h->group_fallbacks, nshared,
 		(unsigned long long)chan_sched);
+	/* mirror runs of the FB partition mapped with 2 MiB / 64 KiB PTEs
+	 * (--fb vidmem), all mirrors so far; fallbacks took 4 KiB */
+	fprintf(f, "large_maps %llu large_fallbacks %llu\n",
+		(unsigned long long)lmaps, (unsigned long long)lfalls);
 	fprintf(f, "resyncs %llu resync_errors %llu unbacked_leaves %llu launch_us last %llu max %llu resync_us last %llu max %llu\n",
 		(unsigned long long)h->resyncs,
 		(unsigned long long)h->resync_errors,

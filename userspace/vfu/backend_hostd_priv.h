@@ -118,6 +118,8 @@ struct vfu_hostd {
 	/* shared host channel groups: opened, and channels that had to
 	 * take one of their own because joining one failed */
 	uint64_t group_opens, group_fallbacks, group_chan_schedules;
+	/* large-page runs of mirrors that are gone (live ones add theirs) */
+	uint64_t gone_large_maps, gone_large_fallbacks;
 	/* resyncs by kind, and page tables read by all of them */
 	uint64_t resync_full, resync_partial, resync_none, resync_tables,
 		 last_resync_tables;

@@ -249,6 +249,8 @@ void vfu_hostd_mirror_drop_unused(struct vfu_hostd *h, struct mirror *m)
 {
 	if (m->users)
 		return;
+	h->gone_large_maps += m->v.large_maps;
+	h->gone_large_fallbacks += m->v.large_fallbacks;
 	hd_vas_destroy(&h->d, &m->v);
 	ptm_free(&m->pm);
 	memset(m, 0, sizeof(*m));
