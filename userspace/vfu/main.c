@@ -344,6 +344,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	(void)rm_log_path;
+	(void)fb_cache_set;	/* --fb vidmem needs hostd */
 	/*
 	 * --mmap: BAR3 mapped by the client (bar_map.h); a flat FB (hostd)
 	 * cannot. Opt-in: an FB page CPU-RM maps at two BAR2 VAs (sub-page
