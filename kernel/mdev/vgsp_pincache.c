@@ -3,8 +3,8 @@
  * Guest pages the device touches on every GSP RPC - the command and
  * status queue pages and the shared region's page table - kept pinned, so
  * that an access is a copy from a kernel mapping instead of vfio_dma_rw's
- * IOMMU-table lookup and user copy. About ten such accesses make one
- * small RPC; under TCG each cost about 2 us, most of the round trip.
+ * IOMMU-table lookup and user copy. Four such accesses make one small
+ * RPC; through vfio_dma_rw each cost about 2 us under TCG.
  *
  * Pages are pinned on first use through the core's "hot" accessors only
  * (bulk copies keep using vfio_dma_rw), at most VGSP_PIN_SLOTS at a time
