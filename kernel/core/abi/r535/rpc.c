@@ -382,12 +382,54 @@ static u32 unknown_function(struct r535_call *c)
 	return fail(c, NV_ERR_NOT_SUPPORTED);
 }
 
+/*
+ * The functions GSP-RM answers, in one table for both questions asked of
+ * a request: how far its handler may read (r535_rpc_reach) and which
+ * handler answers it (r535_dispatch). @fixed: the structure after the RPC
+ * header the handler checks against c->avail; @size_off: where in it a
+ * u32 gives the size of the params that follow (ALLOC, CONTROL: 535's
+ * ALLOC header length omits them), or 0. A function without a handler is
+ * not supported (or, with R535_FN_QUIET, never answered).
+ */
+enum { R535_FN_BOOT = 1, R535_FN_QUIET = 2 };
+
+struct r535_fn_desc {
+	u32 (*handle)(struct r535_call *c);
+	u32 fixed, size_off;
+	u8 flags;	/* R535_FN_BOOT: before the version gate too */
+};
+
+static const struct r535_fn_desc r535_fns[R535_FN_NUM] = {
+	/* fire-and-forget; continuation records the transport reassembles */
+	[R535_FN_GSP_SET_SYSTEM_INFO] = { NULL, 0, 0, R535_FN_BOOT | R535_FN_QUIET },
+	[R535_FN_SET_REGISTRY] = { NULL, 0, 0, R535_FN_BOOT | R535_FN_QUIET },
+	[R535_FN_CONTINUATION_RECORD] = { NULL, 0, 0, R535_FN_BOOT | R535_FN_QUIET },
+	[R535_FN_SET_GUEST_SYSTEM_INFO] = { set_guest_system_info, R535_SGSI_SIZE, 0, R535_FN_BOOT },
+	[R535_FN_GET_GSP_STATIC_INFO] = { get_static_info, 0, 0, 0 },
+	[R535_FN_GSP_RM_ALLOC] = { rm_alloc, R535_ALLOC_PARAMS, R535_ALLOC_PARAMS_SIZE, 0 },
+	[R535_FN_FREE] = { rm_free, R535_FREE_SIZE, 0, 0 },
+	[R535_FN_GSP_RM_CONTROL] = { rm_control, R535_CTRL_PARAMS, R535_CTRL_PARAMS_SIZE, 0 },
+	[R535_FN_UNLOADING_GUEST_DRIVER] = { unloading_guest_driver, R535_UNLOAD_SIZE, 0, 0 },
+	[R535_FN_UPDATE_BAR_PDE] = { update_bar_pde, R535_BAR_PDE_SIZE, 0, 0 },
+	[R535_FN_SET_PAGE_DIRECTORY] = { set_page_directory, R535_SET_PD_SIZE, 0, 0 },
+	[R535_FN_DUP_OBJECT] = { rm_dup, R535_DUP_SIZE, 0, 0 },
+};
+
+/* The entry of function @fn: an empty one for anything unknown. */
+static const struct r535_fn_desc *fn_desc(u32 fn)
+{
+	static const struct r535_fn_desc none;
+
+	return fn < R535_FN_NUM ? &r535_fns[fn] : &none;
+}
+
 static u32 r535_dispatch(struct vgsp_gsp *gsp, const u8 *req, u32 len,
 			 u8 *rep, u32 cap, struct vgsp_rpc_outcome *out)
 {
 	struct r535_call c = {
 		.gsp = gsp, .req = req, .rep = rep, .cap = cap, .out = out,
 	};
+	const struct r535_fn_desc *d;
 
 	out->function = vgsp_get32(req, R535_RPC_FUNCTION);
 	if (len < R535_RPC_HDR_SIZE || cap < R535_RPC_HDR_SIZE + R535_SI_SIZE_MAX)
@@ -398,42 +440,15 @@ static u32 r535_dispatch(struct vgsp_gsp *gsp, const u8 *req, u32 len,
 		gsp->st.e.rpc_hdr_bad++;
 		return fail(&c, NV_ERR_INVALID_ARGUMENT);
 	}
-
-	switch (out->function) {
-	case R535_FN_GSP_SET_SYSTEM_INFO:
-	case R535_FN_SET_REGISTRY:
-		return 0;		/* fire-and-forget: never answered */
-	case R535_FN_CONTINUATION_RECORD:
-		return 0;		/* the transport reassembles these */
-	case R535_FN_SET_GUEST_SYSTEM_INFO:
-		return set_guest_system_info(&c);
-	}
+	d = fn_desc(out->function);
+	if (d->flags & R535_FN_QUIET)
+		return 0;
 	/* Nothing but the boot RPCs before a supported version is known. */
-	if (gsp->refused || !gsp->version_ok) {
+	if (!(d->flags & R535_FN_BOOT) && (gsp->refused || !gsp->version_ok)) {
 		gsp->st.e.version_gate++;
 		return fail(&c, NV_ERR_INVALID_STATE);
 	}
-
-	switch (out->function) {
-	case R535_FN_GET_GSP_STATIC_INFO:
-		return get_static_info(&c);
-	case R535_FN_GSP_RM_ALLOC:
-		return rm_alloc(&c);
-	case R535_FN_FREE:
-		return rm_free(&c);
-	case R535_FN_GSP_RM_CONTROL:
-		return rm_control(&c);
-	case R535_FN_UNLOADING_GUEST_DRIVER:
-		return unloading_guest_driver(&c);
-	case R535_FN_UPDATE_BAR_PDE:
-		return update_bar_pde(&c);
-	case R535_FN_SET_PAGE_DIRECTORY:
-		return set_page_directory(&c);
-	case R535_FN_DUP_OBJECT:
-		return rm_dup(&c);
-	default:
-		return unknown_function(&c);
-	}
+	return d->handle ? d->handle(&c) : unknown_function(&c);
 }
 
 /*
@@ -539,49 +554,20 @@ u32 r535_rpc_total(const u8 *rpc, u32 len)
 }
 
 /*
- * What each handler above reads at most: the structure it checks against
- * c->avail, and for ALLOC and CONTROL the params that follow (535.261.03's
- * ALLOC header length omits them). Handlers only read what they are
- * given, so a function missing here is refused (too short), never misread.
+ * What a request's handler reads at most (r535_fns): handlers only read
+ * what they are given, so a function without an entry is refused (too
+ * short), never misread.
  */
 u32 r535_rpc_reach(const u8 *rpc, u32 have)
 {
-	u32 len = r535_rpc_length(rpc), fixed = 0, size_off = 0;
-	u64 reach;
+	const struct r535_fn_desc *d = fn_desc(r535_rpc_function(rpc));
+	u32 len = r535_rpc_length(rpc);
+	u64 reach = (u64)R535_RPC_HDR_SIZE + d->fixed;
 
-	switch (r535_rpc_function(rpc)) {
-	case R535_FN_SET_GUEST_SYSTEM_INFO:
-		fixed = R535_SGSI_SIZE;
-		break;
-	case R535_FN_GSP_RM_ALLOC:
-		fixed = R535_ALLOC_PARAMS;
-		size_off = R535_ALLOC_PARAMS_SIZE;
-		break;
-	case R535_FN_GSP_RM_CONTROL:
-		fixed = R535_CTRL_PARAMS;
-		size_off = R535_CTRL_PARAMS_SIZE;
-		break;
-	case R535_FN_FREE:
-		fixed = R535_FREE_SIZE;
-		break;
-	case R535_FN_DUP_OBJECT:
-		fixed = R535_DUP_SIZE;
-		break;
-	case R535_FN_UNLOADING_GUEST_DRIVER:
-		fixed = R535_UNLOAD_SIZE;
-		break;
-	case R535_FN_UPDATE_BAR_PDE:
-		fixed = R535_BAR_PDE_SIZE;
-		break;
-	case R535_FN_SET_PAGE_DIRECTORY:
-		fixed = R535_SET_PD_SIZE;
-		break;
-	}
-	reach = (u64)R535_RPC_HDR_SIZE + fixed;
-	if (size_off) {
-		if (have < R535_RPC_HDR_SIZE + size_off + 4)
+	if (d->size_off) {
+		if (have < R535_RPC_HDR_SIZE + d->size_off + 4)
 			return 0xffffffffU;
-		reach += vgsp_get32(rpc + R535_RPC_HDR_SIZE, size_off);
+		reach += vgsp_get32(rpc + R535_RPC_HDR_SIZE, d->size_off);
 	}
 	if (reach < len)
 		reach = len;
