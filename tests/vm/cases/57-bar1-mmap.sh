@@ -20,7 +20,6 @@ if ! vgsp_load bar1_mmap=1; then
 	vgsp_load
 	exit 0
 fi
-free0=$(awk '/MemAvailable/ { print $2 }' /proc/meminfo)
 if u=$(mk h100-10g); then
 	vgsp-vfiotest smoke "$u" > /tmp/smoke.out 2>&1
 	grep BAR1 /tmp/smoke.out
@@ -43,17 +42,32 @@ else
 fi
 vgsp_unload
 vgsp_load bar1_mmap=1
-# instances come and go (their pinned FB pages too)
-vgsp-vfiotest cycle vgsp-h100-10g 20 | sed 's/lifecycle\./bar1map./'
-n=0 us=""
-while [ $n -lt 8 ] && u=$(mk h100-10g 2>/dev/null); do us="$us $u"; n=$((n + 1)); done
-eq bar1map.fill_8 "$n" 8
-for u in $us; do rm_inst "$u"; done
-sync
-echo 3 > /proc/sys/vm/drop_caches
+# instances come and go (their pinned FB pages too): 20 lifecycles and 8
+# at once, twice, and what the second round leaves behind is counted. The
+# kernel's own memory (unreclaimable slab + vmalloc) is what a leaked
+# instance would hold; MemAvailable moves by +-20 MB between rounds in
+# this VM whatever vgsp does (a fresh-clone CI run saw 17 MB over one
+# round against the 16 allowed then), so it only catches a gross leak.
+kmem() { awk '/^SUnreclaim|^VmallocUsed/ { s += $2 } END { print s }' /proc/meminfo; }
+round() {
+	vgsp-vfiotest cycle vgsp-h100-10g 20 | sed "s/lifecycle\./bar1map.$1./"
+	n=0 us=""
+	while [ $n -lt 8 ] && u=$(mk h100-10g 2>/dev/null); do us="$us $u"; n=$((n + 1)); done
+	eq "bar1map.$1.fill_8" "$n" 8
+	for u in $us; do rm_inst "$u"; done
+	sync
+	echo 3 > /proc/sys/vm/drop_caches
+}
+round warm
+free0=$(awk '/MemAvailable/ { print $2 }' /proc/meminfo)
+k0=$(kmem)
+round measured
 free1=$(awk '/MemAvailable/ { print $2 }' /proc/meminfo)
+k1=$(kmem)
 check bar1map.memory_back "MemAvailable $free0 kB before, $free1 kB after" \
-	[ $((free0 - free1)) -lt 16384 ]
+	[ $((free0 - free1)) -lt 65536 ]
+check bar1map.kmem_back "SUnreclaim + VmallocUsed $k0 kB before, $k1 kB after" \
+	[ $((k1 - k0)) -lt 1024 ]
 check bar1map.unload "rmmod failed" vgsp_unload
 check bar1map.dmesg "WARNING/BUG in dmesg" sh -c "! dmesg | grep -qE 'WARNING|BUG|Oops'"
 vgsp_load
