@@ -286,25 +286,20 @@ static int open_kind(struct hd_dev *d, struct hd_vas *v, struct hd_fwd_chan *c,
 	return 0;
 }
 
+static const struct fwd_kind compute = {
+	NV2080_ENGINE_TYPE_GRAPHICS, HOPPER_COMPUTE_A, PB_SUBCH_COMPUTE,
+	NULL, 0, "fwd compute channel (deny phys-CE/priv)", 0, false
+};
+
 int hd_fwd_chan_open(struct hd_dev *d, struct hd_vas *v, struct hd_fwd_chan *c)
 {
-	static const struct fwd_kind gr = {
-		NV2080_ENGINE_TYPE_GRAPHICS, HOPPER_COMPUTE_A, PB_SUBCH_COMPUTE,
-		NULL, 0, "fwd compute channel (deny phys-CE/priv)", 0, false
-	};
-
-	return open_kind(d, v, c, &gr, NULL);
+	return open_kind(d, v, c, &compute, NULL);
 }
 
 int hd_fwd_chan_open_in(struct hd_dev *d, struct hd_vas *v, struct hd_fwd_group *g,
 			struct hd_fwd_chan *c)
 {
-	static const struct fwd_kind gr = {
-		NV2080_ENGINE_TYPE_GRAPHICS, HOPPER_COMPUTE_A, PB_SUBCH_COMPUTE,
-		NULL, 0, "fwd compute channel in a shared group (deny phys-CE/priv)", 0, false
-	};
-
-	return open_kind(d, v, c, &gr, g);
+	return open_kind(d, v, c, &compute, g);
 }
 
 int hd_fwd_ce_open(struct hd_dev *d, struct hd_vas *v, struct hd_fwd_chan *c,
@@ -328,30 +323,38 @@ int hd_fwd_ce_open_how(struct hd_dev *d, struct hd_vas *v, struct hd_fwd_chan *c
 	return open_kind(d, v, c, &ce, NULL);
 }
 
-int hd_fwd_copy_submit(struct hd_dev *d, struct hd_fwd_chan *c, const struct hd_copy *cp,
-		       uint32_t *payload)
+/* A segment @len dwords long (< 0: refused by its encoder) that ends by
+ * releasing the fence with c->seq + 1: rung, and the time noted. */
+static int submit_fenced(struct hd_dev *d, struct hd_fwd_chan *c, const uint32_t *buf,
+			 long len)
 {
-	uint32_t buf[32];
-	uint32_t p = c->seq + 1;
-	long len;
-
 	c->t_submit_ns = c->t_done_ns = 0;
-	if (c->dead || !c->chan)
-		return -EIO;
-	len = hd_fwd_encode_copy(buf, 32, cp, c->fence.va, p);
 	if (len < 0)
 		return -EINVAL;	/* refused before anything reached the GPU */
-	c->seq = p;
+	c->seq++;
 	if (submit(d, c, buf, (size_t)len)) {
 		c->dead = true;
 		return -EIO;
 	}
 	c->t_submit_ns = hd_now_ns();
-	*payload = p;
 	return 0;
 }
 
-int hd_fwd_copy_wait(struct hd_fwd_chan *c, uint32_t payload, uint64_t timeout_ns, uint32_t *rc)
+int hd_fwd_copy_submit(struct hd_dev *d, struct hd_fwd_chan *c, const struct hd_copy *cp,
+		       uint32_t *payload)
+{
+	uint32_t buf[32];
+	int r;
+
+	if (c->dead || !c->chan)
+		return -EIO;
+	r = submit_fenced(d, c, buf, hd_fwd_encode_copy(buf, 32, cp, c->fence.va, c->seq + 1));
+	if (!r)
+		*payload = c->seq;
+	return r;
+}
+
+int hd_fwd_wait(struct hd_fwd_chan *c, uint32_t payload, uint64_t timeout_ns, uint32_t *rc)
 {
 	int r;
 
@@ -372,7 +375,7 @@ int hd_fwd_copy(struct hd_dev *d, struct hd_fwd_chan *c,
 	if (rc)
 		*rc = 0;
 	r = hd_fwd_copy_submit(d, c, cp, &payload);
-	return r ? r : hd_fwd_copy_wait(c, payload, timeout_ns, rc);
+	return r ? r : hd_fwd_wait(c, payload, timeout_ns, rc);
 }
 
 int hd_fwd_launch(struct hd_dev *d, struct hd_fwd_chan *c,
@@ -390,24 +393,10 @@ int hd_fwd_launch(struct hd_dev *d, struct hd_fwd_chan *c,
 		return -EINVAL;
 	if (cap > sizeof(local) / 4 && !(buf = malloc(cap * 4)))
 		return -ENOMEM;
-	uint32_t payload = c->seq + 1;
-	long len = hd_fwd_encode_launch(buf, cap, m, n, qmd_va, c->fence.va, payload);
-	int r;
-	c->t_submit_ns = c->t_done_ns = 0;
-	if (len < 0) {
-		r = -EINVAL; /* refused before anything reached the GPU */
-	} else {
-		c->seq = payload;
-		if (submit(d, c, buf, (size_t)len)) {
-			c->dead = true;
-			r = -EIO;
-		} else {
-			c->t_submit_ns = hd_now_ns();
-			r = wait_fence(c, payload, timeout_ns, rc);
-			if (!r)
-				c->t_done_ns = hd_now_ns();
-		}
-	}
+	int r = submit_fenced(d, c, buf, hd_fwd_encode_launch(buf, cap, m, n, qmd_va,
+							       c->fence.va, c->seq + 1));
+	if (!r)
+		r = hd_fwd_wait(c, c->seq, timeout_ns, rc);
 	if (buf != local)
 		free(buf);
 	return r;

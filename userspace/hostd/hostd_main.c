@@ -730,7 +730,7 @@ static double fwd_bench_copy(struct hd_dev *d, struct hd_fwd_chan **c, unsigned 
 					return 0;
 			}
 		for (unsigned int i = 0; i < n; i++)
-			if (hd_fwd_copy_wait(c[i], pay[i], BENCH_TIMEOUT_NS, NULL))
+			if (hd_fwd_wait(c[i], pay[i], BENCH_TIMEOUT_NS, NULL))
 				return 0;
 		t[r] = hd_now_ns() - t0;
 	}

@@ -273,10 +273,10 @@ int hd_fwd_copy(struct hd_dev *d, struct hd_fwd_chan *c,
 /* (added) hd_fwd_copy() in its two halves, so that copies on several
  * channels run at once: submit (0, *payload the fence value to wait for;
  * -EINVAL / -EIO as above), then wait for that payload (0 / -EFAULT /
- * -ETIMEDOUT as above). */
+ * -ETIMEDOUT as above; hd_fwd_launch() waits the same way). */
 int hd_fwd_copy_submit(struct hd_dev *d, struct hd_fwd_chan *c, const struct hd_copy *cp,
 		       uint32_t *payload);
-int hd_fwd_copy_wait(struct hd_fwd_chan *c, uint32_t payload, uint64_t timeout_ns, uint32_t *rc);
+int hd_fwd_wait(struct hd_fwd_chan *c, uint32_t payload, uint64_t timeout_ns, uint32_t *rc);
 /* (pure) hd_fwd_copy()'s pushbuffer: OFFSET_IN/OUT, then LINE_LENGTH_IN +
  * LINE_COUNT 1 (one line) or PITCH_IN/OUT + LINE_LENGTH_IN + LINE_COUNT
  * (several, MULTI_LINE), SET_SEMAPHORE_A..PAYLOAD, LAUNCH_DMA (pitch both

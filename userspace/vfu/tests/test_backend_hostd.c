@@ -688,6 +688,14 @@ static void test_replay_after_many_writes(void **state)
 	assert_int_equal(fake_rm.nmthd_total, 0);
 }
 
+/* The guest's channels freed (a device reset of the fifo). */
+static void free_channels(struct fx *f)
+{
+	vgsp_dev_lock(f->dev);
+	vgsp_fifo_reset(f->dev);
+	vgsp_dev_unlock(f->dev);
+}
+
 static void test_fault_and_free(void **state)
 {
 	struct fx *f = *state;
@@ -699,9 +707,7 @@ static void test_fault_and_free(void **state)
 	/* NvNotification info32: MMU fault */
 	assert_int_equal(fb_rd(f, ERRNOT_PA + 8), 31);
 	/* the channel is freed: its host channel and mirror go with it */
-	vgsp_dev_lock(f->dev);
-	vgsp_fifo_reset(f->dev);
-	vgsp_dev_unlock(f->dev);
+	free_channels(f);
 	assert_int_equal(fake_rm.chan_closes, 1);
 	assert_int_equal(fake_rm.vas_destroyed, 1);
 }
@@ -711,13 +717,6 @@ static const u32 pb2_launch[] = {
 	0x200120ad, (QMD_VA + 0x200) >> 8,
 	0x200120b0, 0x9,
 };
-
-static void free_channels(struct fx *f)
-{
-	vgsp_dev_lock(f->dev);
-	vgsp_fifo_reset(f->dev);
-	vgsp_dev_unlock(f->dev);
-}
 
 /*
  * Two channels of one guest channel group launch in one host channel
