@@ -38,15 +38,6 @@ static const char *const ce_cpu_name[CE_CPU_N] = {
 
 /* ---- channels ---------------------------------------------------------- */
 
-static unsigned int popcount32(uint32_t x)
-{
-	unsigned int n = 0;
-
-	for (; x; x &= x - 1)
-		n++;
-	return n;
-}
-
 /*
  * The copy engines to try, most physical copy engines first: on the H200
  * (580.159.04) COPY0..3 have 2 PCEs each and COPY4 has 12, and a guest
@@ -63,7 +54,7 @@ static void ce_rank(struct vfu_hostd *h)
 		uint32_t mask = 0;
 
 		h->ce_order[i] = order[i];
-		pces[i] = hd_ce_pce_mask(&h->d, order[i], &mask) ? 0 : popcount32(mask);
+		pces[i] = hd_ce_pce_mask(&h->d, order[i], &mask) ? 0 : (unsigned int)__builtin_popcount(mask);
 	}
 	/* insertion sort, stable: more PCEs first */
 	for (i = 1; i < CE_ENGINES; i++) {

@@ -38,6 +38,7 @@
 #include "view.h"
 #include "gsp/gsp.h"
 #include "mm/bar_share.h"
+#include "mm/mm.h"
 #include "os_user.h"
 #include "codec.h"
 #include "server.h"
@@ -189,8 +190,6 @@ static int listen_unix(const char *path)
 	return fd;
 }
 
-#define FB_CACHE_PAGES_MAX	(1UL << 18)	/* the core's own cap */
-
 static void usage(void)
 {
 	fprintf(stderr, "usage: vgsp-vfu --socket PATH [--profile ID] [--uuid UUID] "
@@ -273,9 +272,9 @@ int main(int argc, char **argv)
 			break;
 		case 'C':
 			fb_cache = strtoul(optarg, &end, 0);
-			if (*end || fb_cache > FB_CACHE_PAGES_MAX) {
-				fprintf(stderr, "vgsp-vfu: --fb-cache must be 0..%lu pages\n",
-					FB_CACHE_PAGES_MAX);
+			if (*end || fb_cache > VGSP_FBC_MAX_PAGES) {
+				fprintf(stderr, "vgsp-vfu: --fb-cache must be 0..%u pages\n",
+					VGSP_FBC_MAX_PAGES);
 				return 2;
 			}
 			fb_cache_set = true;

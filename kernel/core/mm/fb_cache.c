@@ -30,7 +30,6 @@
 #define FBC_LINE_SHIFT	6
 #define FBC_LINE	(1U << FBC_LINE_SHIFT)
 #define FBC_NONE	0xffffffffU
-#define FBC_MAX_PAGES	(1U << 18)	/* 1 GiB of copies at most */
 /* Bulk reads (a copy on the CPU) go around: they would evict the tables. */
 #define FBC_BYPASS_LEN	(4 * FBC_PAGE)
 
@@ -62,8 +61,8 @@ int vgsp_fbc_create(struct vgsp_mm *mm, u32 pages)
 	/* a sparse store is host memory already; fills are whole lines */
 	if (!pages || !mm->fb->flat || mm->fb->size % FBC_PAGE)
 		return 0;
-	if (pages > FBC_MAX_PAGES)
-		pages = FBC_MAX_PAGES;
+	if (pages > VGSP_FBC_MAX_PAGES)
+		pages = VGSP_FBC_MAX_PAGES;
 	if (pages > mm->fb->size >> FBC_PAGE_SHIFT)
 		pages = (u32)(mm->fb->size >> FBC_PAGE_SHIFT);
 	if (!pages)

@@ -196,6 +196,8 @@ void vgsp_pt_track_reset(struct vgsp_mm *mm);
  * the device reset.
  */
 #define VGSP_FB_GPU_ANY		(~0ULL)	/* @len: anything it may reach */
+/* Most pages a cache keeps (1 GiB of copies); more is refused by vgsp-vfu. */
+#define VGSP_FBC_MAX_PAGES	(1U << 18)
 
 void vgsp_fb_gpu_start(struct vgsp_dev *dev);
 void vgsp_fb_gpu_done(struct vgsp_dev *dev, u64 pa, u64 len, bool ended);
