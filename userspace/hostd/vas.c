@@ -107,8 +107,8 @@ int hd_vas_alloc(struct hd_dev *d, struct hd_vas *v, struct hd_mem *m, uint64_t 
 struct sync_ctx {
 	struct hd_dev *d;
 	struct hd_vas *v;
-	const struct hd_run *old, *nw;
-	struct hd_run *nw_mut;	/* nw, which op_map annotates */
+	const struct hd_run *old;
+	struct hd_run *nw;	/* ours: op_map notes how each was mapped */
 	unsigned char *old_stuck, *new_bad; /* per run: unmap / map failed */
 	uint64_t maps, unmaps, fails;
 };
@@ -238,7 +238,7 @@ static int op_map(void *ctx, const struct hd_run *cr)
 {
 	struct sync_ctx *s = ctx;
 	/* the run is one of s->nw's (ours): record how it was mapped */
-	struct hd_run *r = &s->nw_mut[cr - s->nw];
+	struct hd_run *r = &s->nw[cr - s->nw];
 	uint32_t h = rsv_of(s->v, r);
 
 	r->large = false;
@@ -316,7 +316,7 @@ int hd_vas_sync(struct hd_dev *d, struct hd_vas *v, const struct hd_run *runs, s
 	 * (identical to one mapped now) stays mapped as it was */
 	for (long i = 0; i < nn; i++)
 		nw[i].large = mapped_large(v, &nw[i]);
-	struct sync_ctx s = { d, v, v->runs, nw, nw, flags, flags + v->nruns, 0, 0, 0 };
+	struct sync_ctx s = { d, v, v->runs, nw, flags, flags + v->nruns, 0, 0, 0 };
 	struct hd_plan_ops ops = { op_unmap, op_map };
 	hd_plan_apply(v->runs, v->nruns, nw, (size_t)nn, &ops, &s);
 	int rc = 0;
