@@ -296,6 +296,17 @@ static bool bar0_write(struct vgsp_dev *dev, u32 off, const void *buf,
 	u32 base = off & ~3U, end = off + len, o;
 	bool unknown = false;
 
+	/* A whole dword, as drivers write: one lookup, no lanes to merge. */
+	if (len == 4 && !(off & 3)) {
+		int slot = vgsp_regmodel_find(&dev->regs, off);
+
+		if (slot < 0)
+			return !vgsp_regmodel_write(dev, &dev->regs, off,
+						    vgsp_get32(in, 0));
+		vgsp_regmodel_write_slot(dev, &dev->regs, slot,
+					 vgsp_get32(in, 0));
+		return false;
+	}
 	for (o = base; o < end; o += 4) {
 		int slot = vgsp_regmodel_find(&dev->regs, o);
 		u32 v = 0, lanes = 0, i;
@@ -319,7 +330,7 @@ static bool bar0_write(struct vgsp_dev *dev, u32 off, const void *buf,
 
 			v |= keep & ~lanes;
 		}
-		vgsp_regmodel_write(dev, &dev->regs, o, v);
+		vgsp_regmodel_write_slot(dev, &dev->regs, slot, v);
 	}
 	return unknown;
 }
@@ -476,11 +487,11 @@ static bool dma_allowed(struct vgsp_dev *dev)
 }
 
 /*
- * One guest-memory access, counted and gated by Bus Master Enable: @hot
- * takes the frontend's path for the GSP queues' pages when it has one.
+ * One guest-memory access, counted and gated by Bus Master Enable. The
+ * GSP queues' pages take vgsp_dev_dma_hot() (device.h) instead.
  */
 static int dma_xfer(struct vgsp_dev *dev, u64 iova, void *buf, size_t len,
-		    bool write, bool hot)
+		    bool write)
 {
 	const struct vgsp_fe_ops *fe = dev->fe_ops;
 	int ret;
@@ -488,13 +499,9 @@ static int dma_xfer(struct vgsp_dev *dev, u64 iova, void *buf, size_t len,
 	vgsp_inc(write ? &dev->cnt.dma_writes : &dev->cnt.dma_reads);
 	if (!dma_allowed(dev))
 		return -EIO;
-	if (write && hot && fe->dma_write_hot)
-		ret = fe->dma_write_hot(dev->fe, iova, buf, len);
-	else if (write)
+	if (write)
 		ret = fe->dma_write ? fe->dma_write(dev->fe, iova, buf, len) :
 				      -ENODEV;
-	else if (hot && fe->dma_read_hot)
-		ret = fe->dma_read_hot(dev->fe, iova, buf, len);
 	else
 		ret = fe->dma_read ? fe->dma_read(dev->fe, iova, buf, len) :
 				     -ENODEV;
@@ -505,23 +512,11 @@ static int dma_xfer(struct vgsp_dev *dev, u64 iova, void *buf, size_t len,
 
 int vgsp_dev_dma_read(struct vgsp_dev *dev, u64 iova, void *buf, size_t len)
 {
-	return dma_xfer(dev, iova, buf, len, false, false);
+	return dma_xfer(dev, iova, buf, len, false);
 }
 
 int vgsp_dev_dma_write(struct vgsp_dev *dev, u64 iova, const void *buf,
 		       size_t len)
 {
-	return dma_xfer(dev, iova, (void *)buf, len, true, false);
-}
-
-int vgsp_dev_dma_read_hot(struct vgsp_dev *dev, u64 iova, void *buf,
-			  size_t len)
-{
-	return dma_xfer(dev, iova, buf, len, false, true);
-}
-
-int vgsp_dev_dma_write_hot(struct vgsp_dev *dev, u64 iova, const void *buf,
-			   size_t len)
-{
-	return dma_xfer(dev, iova, (void *)buf, len, true, true);
+	return dma_xfer(dev, iova, (void *)buf, len, true);
 }

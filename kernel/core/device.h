@@ -132,11 +132,37 @@ void vgsp_dev_raise_irq(struct vgsp_dev *dev, unsigned int vector);
 int vgsp_dev_dma_read(struct vgsp_dev *dev, u64 iova, void *buf, size_t len);
 int vgsp_dev_dma_write(struct vgsp_dev *dev, u64 iova, const void *buf,
 		       size_t len);
-/* The same for pages touched on every RPC (vgsp_fe_ops.dma_*_hot). */
-int vgsp_dev_dma_read_hot(struct vgsp_dev *dev, u64 iova, void *buf,
-			  size_t len);
-int vgsp_dev_dma_write_hot(struct vgsp_dev *dev, u64 iova, const void *buf,
-			   size_t len);
+/*
+ * The same for pages touched on every RPC (vgsp_fe_ops.dma_*_hot), inline
+ * in the caller: under TCG every call level on the RPC path costs a
+ * lookup of its return address, and a small RPC makes four accesses.
+ */
+static inline int vgsp_dev_dma_hot(struct vgsp_dev *dev, u64 iova, void *buf,
+				   size_t len, bool write)
+{
+	const struct vgsp_fe_ops *fe = dev->fe_ops;
+	int ret;
+
+	vgsp_inc(write ? &dev->cnt.dma_writes : &dev->cnt.dma_reads);
+	if (!vgsp_cfg_bus_master(&dev->cfg)) {
+		vgsp_inc(&dev->cnt.dma_blocked);
+		vgsp_inc(&dev->cnt.dma_errors);
+		return -EIO;
+	}
+	if (write)
+		ret = fe->dma_write_hot ? fe->dma_write_hot(dev->fe, iova, buf,
+							    len) :
+		      fe->dma_write ? fe->dma_write(dev->fe, iova, buf, len) :
+		      -ENODEV;
+	else
+		ret = fe->dma_read_hot ? fe->dma_read_hot(dev->fe, iova, buf,
+							  len) :
+		      fe->dma_read ? fe->dma_read(dev->fe, iova, buf, len) :
+		      -ENODEV;
+	if (ret)
+		vgsp_inc(&dev->cnt.dma_errors);
+	return ret;
+}
 
 /*
  * BAR0 access from emulation code (lock held): the register model, as a

@@ -198,11 +198,6 @@ bool vgsp_cfg_msix_enabled(const struct vgsp_cfg *c)
 	return get16(c, VGSP_CAP_MSIX + 2) & 0x8000;
 }
 
-bool vgsp_cfg_bus_master(const struct vgsp_cfg *c)
-{
-	return get16(c, CFG_COMMAND) & VGSP_CMD_MASTER;
-}
-
 /*
  * May the function signal an interrupt now? MSI-X takes precedence
  * (function mask holds it back), then MSI, else INTx unless the command

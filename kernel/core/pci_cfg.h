@@ -59,8 +59,15 @@ int vgsp_cfg_write(struct vgsp_cfg *cfg, u32 off, const void *buf, u32 len);
 u16 vgsp_cfg_command(const struct vgsp_cfg *cfg);
 bool vgsp_cfg_msi_enabled(const struct vgsp_cfg *cfg);
 bool vgsp_cfg_msix_enabled(const struct vgsp_cfg *cfg);
-/* Command bit 2: the only permission the device has to touch memory. */
-bool vgsp_cfg_bus_master(const struct vgsp_cfg *cfg);
+/*
+ * Command bit 2 (in the register's low byte, config offset 4): the only
+ * permission the device has to touch memory. Inline: every guest-memory
+ * access asks.
+ */
+static inline bool vgsp_cfg_bus_master(const struct vgsp_cfg *cfg)
+{
+	return cfg->data[4] & VGSP_CMD_MASTER;
+}
 /* MSI-X (not function-masked), MSI, or INTx not disabled. */
 bool vgsp_cfg_irq_enabled(const struct vgsp_cfg *cfg);
 

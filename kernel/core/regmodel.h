@@ -97,6 +97,9 @@ bool vgsp_regmodel_read(struct vgsp_dev *dev, struct vgsp_regmodel *rm,
 			u32 offset, u32 *val);
 bool vgsp_regmodel_write(struct vgsp_dev *dev, struct vgsp_regmodel *rm,
 			 u32 offset, u32 val);
+/* The same write to a slot vgsp_regmodel_find() returned (>= 0). */
+void vgsp_regmodel_write_slot(struct vgsp_dev *dev, struct vgsp_regmodel *rm,
+			      int slot, u32 val);
 
 /*
  * Device-side access for emulation code: no masks, no handlers. Writing an

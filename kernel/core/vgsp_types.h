@@ -28,6 +28,9 @@ typedef int64_t s64;
 #ifndef __printf
 #define __printf(a, b) __attribute__((format(printf, a, b)))
 #endif
+#ifndef __always_inline
+#define __always_inline inline __attribute__((__always_inline__))
+#endif
 #endif
 
 #define VGSP_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))

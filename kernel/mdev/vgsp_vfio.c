@@ -34,8 +34,12 @@ static int fe_dma_write(void *fe, u64 iova, const void *buf, size_t len)
 	return vfio_dma_rw(&vm->vdev, iova, (void *)buf, len, true);
 }
 
-/* The GSP queues' pages: kept pinned (vgsp_pincache.c), else as above. */
-static int fe_dma_hot(void *fe, u64 iova, void *buf, size_t len, bool write)
+/*
+ * The GSP queues' pages: kept pinned (vgsp_pincache.c), else as above.
+ * Inlined into both ops: one call level less on every RPC access.
+ */
+static __always_inline int fe_dma_hot(void *fe, u64 iova, void *buf,
+				      size_t len, bool write)
 {
 	struct vgsp_mdev *vm = fe;
 

@@ -419,6 +419,59 @@ static void test_intr_gating(void **state)
 	assert_int_equal(f->irqs, 2);
 }
 
+/*
+ * SWGEN0 is edge triggered (kgspService clears it before draining the
+ * queue, then retriggers): a message posted while it is pending sends no
+ * second MSI-X and sets no leaf bit; clearing it re-arms the edge; the
+ * retrigger re-sends; the falcon's reset clears it.
+ */
+static void test_intr_swgen0_edge(void **state)
+{
+	struct fx *f = *state;
+	struct vgsp_gsp *gsp = f->dev->gsp;
+	u32 v = gsp->chip->irq_vector, leaf = 0xb81000 + 4 * (v / 32);
+	u32 bit = 1U << (v % 32);
+
+	wr(f, 0xb81200 + 4 * (v / 32), bit);		/* leaf enable */
+	vgsp_dev_lock(f->dev);
+	vgsp_intr_gsp_raise(gsp);
+	vgsp_dev_unlock(f->dev);
+	assert_int_equal(f->irqs, 1);
+	/* the driver takes the leaf first; SWGEN0 still pending */
+	wr(f, leaf, bit);
+	vgsp_dev_lock(f->dev);
+	vgsp_intr_gsp_raise(gsp);
+	vgsp_intr_gsp_raise(gsp);
+	vgsp_dev_unlock(f->dev);
+	assert_int_equal(f->irqs, 1);
+	assert_int_equal(rd(f, leaf) & bit, 0);
+	assert_int_equal(gsp->st.e.irqs_merged, 2);
+	assert_int_equal(gsp->st.e.irqs, 1);
+	/* SWGEN0 cleared: the next message is a new edge */
+	wr(f, 0x110004, 0x40);
+	vgsp_dev_lock(f->dev);
+	vgsp_intr_gsp_raise(gsp);
+	vgsp_dev_unlock(f->dev);
+	assert_int_equal(f->irqs, 2);
+	assert_true(rd(f, leaf) & bit);
+	/* a pending SWGEN0 is re-sent by the retrigger, as before */
+	wr(f, leaf, bit);
+	wr(f, 0x1103e8, 1);
+	assert_int_equal(f->irqs, 3);
+	assert_true(rd(f, leaf) & bit);
+	/* the falcon's reset clears SWGEN0: the next boot's first is an edge */
+	gsp->boot = VGSP_BOOT_RUNNING;
+	vgsp_dev_lock(f->dev);
+	vgsp_gsp_stop(gsp);
+	vgsp_dev_unlock(f->dev);
+	assert_int_equal(rd(f, 0x110008) & 0x40, 0);
+	wr(f, leaf, bit);
+	vgsp_dev_lock(f->dev);
+	vgsp_intr_gsp_raise(gsp);
+	vgsp_dev_unlock(f->dev);
+	assert_int_equal(f->irqs, 4);
+}
+
 static void test_checksum_folds_to_zero(void **state)
 {
 	u8 m[0x60];
@@ -448,6 +501,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_cot_with_unusable_boot_args,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_intr_gating, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_intr_swgen0_edge, setup,
 						teardown),
 		cmocka_unit_test(test_checksum_folds_to_zero),
 	};

@@ -25,6 +25,23 @@ struct vgsp_rpc_outcome {
 	bool error;		/* request was refused or malformed */
 };
 
+/*
+ * A command's header, as the transport needs it (vgsp_abi.rpc_info):
+ * @length: the RPC length field (the transport sizes checksums by it).
+ * @function: the function number.
+ * @total: the bytes the whole RPC spans (large RPCs, below): @length when
+ * it is complete.
+ * @reach: how many bytes (header included) the handler of a one-slot
+ * request may read: at least @length, more where a handler reads a
+ * structure or params past it. The transport gathers that much of the
+ * slot (no more) and hands it to handle() as @len. 0xffffffff: the whole
+ * slot (the bytes given were too few to tell).
+ * @max_reply: the most bytes a reply to this command may take.
+ */
+struct vgsp_rpc_info {
+	u32 length, function, total, reach, max_reply;
+};
+
 struct vgsp_abi {
 	const char *name;		/* "r535" */
 	/*
@@ -64,32 +81,27 @@ struct vgsp_abi {
 	/* RPC length field of a header (the transport sizes checksums by it). */
 	u32 (*rpc_length)(const u8 *hdr);
 	/*
-	 * How many bytes (header included) the handler of a one-slot
-	 * request may read, from its first @have bytes: at least the
-	 * header length, more where a handler reads a structure or params
-	 * past it. The transport gathers that much of the slot (no more)
-	 * and hands it to handle() as @len. 0xffffffff: the whole slot
-	 * (@have too short to tell).
+	 * struct vgsp_rpc_info of one command, from its first @have bytes;
+	 * @span: the bytes of its queue slots after the element header. One
+	 * call per command: under TCG every indirect call on the RPC path
+	 * costs two lookups of a return address, and this was five.
 	 */
-	u32 (*rpc_reach)(const u8 *rpc, u32 have);
-	/* Bytes a reply to a command of @len bytes may take at most. */
-	u32 (*max_reply)(u32 len);
+	void (*rpc_info)(const u8 *rpc, u32 have, u32 span,
+			 struct vgsp_rpc_info *info);
 
 	/*
 	 * Large RPCs (more than one queue message). The sender cuts the RPC
 	 * into a first message (the RPC's own function, the header length
 	 * that of this message only) and continuation records (function
-	 * @cont_function, header + the next bytes). @rpc_total says how many
-	 * bytes the whole RPC spans, given its first message of @len bytes
-	 * (@len when it is complete). @rpc_function reads the function of a
-	 * header; @rpc_frame rewrites function and length of one part's
+	 * @cont_function, header + the next bytes). rpc_info's @total says
+	 * how many bytes the whole RPC spans, given its first message.
+	 * @rpc_function reads the function of a header; @rpc_frame rewrites function and length of one part's
 	 * header. The transport reassembles requests and cuts large replies
 	 * the same way; the ABI only ever sees whole RPCs.
 	 */
 	u32 rpc_hdr_size;
 	u32 cont_function;
 	u32 (*rpc_function)(const u8 *hdr);
-	u32 (*rpc_total)(const u8 *rpc, u32 len);
 	void (*rpc_frame)(u8 *hdr, u32 function, u32 length);
 
 	/* Back to power-on state (object table, negotiated version). */

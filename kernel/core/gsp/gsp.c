@@ -226,6 +226,8 @@ static void gsp_firmware_reset(struct vgsp_gsp *gsp)
 	gsp->doorbell_ns = 0;
 	gsp->backoff_ns = 0;
 	memset(&gsp->q, 0, sizeof(gsp->q));
+	/* the falcon's reset clears its interrupt state (SWGEN0's edge) */
+	vgsp_gsp_reg_set(gsp, VGSP_GSP_FALCON_BASE + VGSP_FLCN_IRQSTAT, 0);
 	gsp->version_ok = false;	/* a rebooted GSP needs a new handshake */
 	gsp->guest_version[0] = '\0';
 	gsp->abi = abi_for(gsp->dev);	/* and names its driver again */

@@ -27,7 +27,7 @@
 #define VGSP_ELEM_MIN_RPC	0x20		/* smallest RPC (header only) */
 /*
  * A command's first bytes, read before the rest: the element header, the
- * RPC header and the start of its payload, enough for rpc_reach to size
+ * RPC header and the start of its payload, enough for rpc_info to size
  * a small RPC (abi.h).
  */
 #define VGSP_RX_FIRST		0x80
@@ -110,6 +110,7 @@
 	X(msgs_dropped)		/* commands dropped (malformed) */	\
 	X(msgs_tx)		/* messages posted (replies+events) */	\
 	X(irqs)			/* interrupts raised */			\
+	X(irqs_merged)		/* message while SWGEN0 pending: no edge */ \
 	X(nonstall_raised)	/* engine non-stall vectors set pending */ \
 	X(rc_events)		/* stopped-channel events posted (Xid, RC) */ \
 	X(unknown_functions)						\
@@ -380,21 +381,43 @@ void vgsp_intr_gsp_retrigger(struct vgsp_gsp *gsp);
 
 
 /* shm.c: the shared region through the guest's page table */
-int vgsp_shm_read(struct vgsp_gsp *gsp, u64 off, void *buf, u32 len);
-int vgsp_shm_write(struct vgsp_gsp *gsp, u64 off, const void *buf, u32 len);
+int vgsp_shm_xfer(struct vgsp_gsp *gsp, u64 off, void *buf, u32 len,
+		  bool write);
+
+static inline int vgsp_shm_read(struct vgsp_gsp *gsp, u64 off, void *buf,
+				u32 len)
+{
+	return vgsp_shm_xfer(gsp, off, buf, len, false);
+}
+
+static inline int vgsp_shm_write(struct vgsp_gsp *gsp, u64 off,
+				 const void *buf, u32 len)
+{
+	return vgsp_shm_xfer(gsp, off, (void *)buf, len, true);
+}
 
 /* msgq.c */
 int vgsp_msgq_link(struct vgsp_gsp *gsp, u64 shm_pa, u32 npages,
 		   u64 cmdq_off, u64 statq_off);
+/* One pass of both (deadline 0: the worker's, no limit). */
+bool vgsp_msgq_pass(struct vgsp_gsp *gsp, u64 doorbell_ns, u64 deadline_ns);
+
 /* Consume commands; returns true if more work remains. */
-bool vgsp_msgq_process(struct vgsp_gsp *gsp, u64 doorbell_ns);
+static inline bool vgsp_msgq_process(struct vgsp_gsp *gsp, u64 doorbell_ns)
+{
+	return vgsp_msgq_pass(gsp, doorbell_ns, 0);
+}
+
 /*
  * The fast path (a doorbell's BAR trap): the same, but only one-record
  * commands, no large reply, and nothing begun at or after @deadline_ns.
  * True when something is left for the worker.
  */
-bool vgsp_msgq_process_inline(struct vgsp_gsp *gsp, u64 doorbell_ns,
-			      u64 deadline_ns);
+static inline bool vgsp_msgq_process_inline(struct vgsp_gsp *gsp,
+					    u64 doorbell_ns, u64 deadline_ns)
+{
+	return vgsp_msgq_pass(gsp, doorbell_ns, deadline_ns ? deadline_ns : 1);
+}
 int vgsp_msgq_send(struct vgsp_gsp *gsp, u8 *msg, u32 rpc_len);
 u32 vgsp_msgq_checksum(const u8 *buf, u32 len);
 u32 vgsp_msgq_free_slots(struct vgsp_gsp *gsp);

@@ -101,14 +101,28 @@ void vgsp_intr_init(struct vgsp_gsp *gsp)
 }
 
 /*
- * Every reply: SWGEN0, the leaf bit, MSI-X when armed, through the slots
- * looked up once (five register lookups per reply were a measurable part
- * of a small RPC under TCG).
+ * Every message posted sets SWGEN0. The falcon's interrupt is edge
+ * triggered, as kgspService treats it (it clears SWGEN0 before draining
+ * the queue, then writes INTR_RETRIGGER): only a 0 -> 1 change of SWGEN0
+ * sets the leaf bit and sends the MSI-X. A message posted while SWGEN0 is
+ * still pending is found by the drain already under way, or, while the
+ * driver polls with the interrupt unacknowledged, by the poll. Sending an
+ * MSI-X for each of those was half a microsecond per RPC under TCG and a
+ * guest interrupt (with its register traps) that found nothing new.
+ * Register slots are looked up once (intr_init).
  */
 void vgsp_intr_gsp_raise(struct vgsp_gsp *gsp)
 {
-	if (gsp->reg_irqstat >= 0)
-		gsp->dev->regs.values[gsp->reg_irqstat] |= VGSP_IRQ_SWGEN0;
+	u32 *irqstat;
+
+	if (gsp->reg_irqstat >= 0) {
+		irqstat = &gsp->dev->regs.values[gsp->reg_irqstat];
+		if (*irqstat & VGSP_IRQ_SWGEN0) {
+			gsp->st.e.irqs_merged++;
+			return;
+		}
+		*irqstat |= VGSP_IRQ_SWGEN0;
+	}
 	raise_at(gsp, gsp->chip->irq_vector, gsp->reg_gsp_leaf);
 }
 

@@ -14,6 +14,16 @@
 #define MIN_QUEUE_SLOTS		2
 #define BATCH			64	/* messages per worker pass */
 
+/*
+ * @x mod @n for @x < 2 * @n, as every ring index sum here is (both terms
+ * already reduced): a compare instead of a division, which under TCG is a
+ * helper call, and a small RPC made eight.
+ */
+static inline u32 wrap(u32 x, u32 n)
+{
+	return x >= n ? x - n : x;
+}
+
 struct cmdq_view {
 	u32 count;		/* msgCount */
 	u32 entry_off;
@@ -21,14 +31,24 @@ struct cmdq_view {
 	u32 cpu_rptr;		/* guest's status read pointer */
 };
 
-u32 vgsp_msgq_checksum(const u8 *buf, u32 len)
+/* Inline in both hot callers: a call level costs under TCG (gsp.c). */
+static __always_inline u32 checksum(const u8 *buf, u32 len)
 {
 	u64 x = 0;
 	u32 i;
 
-	for (i = 0; i + 8 <= len; i += 8)
+	/* 32 bytes a turn: a small RPC is a few of them, not 16 turns */
+	for (i = 0; i + 32 <= len; i += 32)
+		x ^= vgsp_get64(buf, i) ^ vgsp_get64(buf, i + 8) ^
+		     vgsp_get64(buf, i + 16) ^ vgsp_get64(buf, i + 24);
+	for (; i + 8 <= len; i += 8)
 		x ^= vgsp_get64(buf, i);
 	return (u32)(x >> 32) ^ (u32)x;
+}
+
+u32 vgsp_msgq_checksum(const u8 *buf, u32 len)
+{
+	return checksum(buf, len);
 }
 
 static u32 stat_slot_off(const struct vgsp_msgq *q, u32 slot)
@@ -94,7 +114,7 @@ static u32 stat_free(const struct vgsp_msgq *q, u32 cpu_rptr)
 {
 	if (!q->stat_count || cpu_rptr >= q->stat_count)
 		return 0;	/* a pointer out of range means "full" */
-	return (cpu_rptr + q->stat_count - q->stat_wptr - 1) % q->stat_count;
+	return wrap(cpu_rptr + q->stat_count - q->stat_wptr - 1, q->stat_count);
 }
 
 u32 vgsp_msgq_free_slots(struct vgsp_gsp *gsp)
@@ -210,10 +230,10 @@ static int send(struct vgsp_gsp *gsp, u8 *msg, u32 rpc_len, bool reread,
 	memset(msg + total, 0, len8 - total);
 	vgsp_put32(msg, VGSP_ELEM_SEQ, q->tx_seq);
 	vgsp_put32(msg, VGSP_ELEM_COUNT, elems);
-	vgsp_put32(msg, VGSP_ELEM_CHECKSUM, vgsp_msgq_checksum(msg, len8));
+	vgsp_put32(msg, VGSP_ELEM_CHECKSUM, checksum(msg, len8));
 	for (k = 0; k < elems; k++) {
 		u32 chunk = len8 - k * VGSP_MSG_SLOT;
-		u32 slot = (q->stat_wptr + k) % q->stat_count;
+		u32 slot = wrap(q->stat_wptr + k, q->stat_count);
 
 		if (chunk > VGSP_MSG_SLOT)
 			chunk = VGSP_MSG_SLOT;
@@ -222,9 +242,9 @@ static int send(struct vgsp_gsp *gsp, u8 *msg, u32 rpc_len, bool reread,
 			goto fault;
 	}
 	/* Publish only after the slots are complete. */
-	if (publish(gsp, (q->stat_wptr + elems) % q->stat_count, rptr))
+	if (publish(gsp, wrap(q->stat_wptr + elems, q->stat_count), rptr))
 		goto fault;
-	q->stat_wptr = (q->stat_wptr + elems) % q->stat_count;
+	q->stat_wptr = wrap(q->stat_wptr + elems, q->stat_count);
 	q->tx_seq++;
 	gsp->st.e.msgs_tx++;
 	vgsp_intr_gsp_raise(gsp);
@@ -260,7 +280,7 @@ static int gather(struct vgsp_gsp *gsp, const struct cmdq_view *v, u32 slot,
 	while (from < to) {
 		u32 k = from / VGSP_MSG_SLOT, in = from % VGSP_MSG_SLOT;
 		u32 n = VGSP_MSG_SLOT - in;
-		u32 s = (slot + k) % v->count;
+		u32 s = wrap(slot + k, v->count);
 
 		if (n > to - from)
 			n = to - from;
@@ -277,14 +297,12 @@ static int gather(struct vgsp_gsp *gsp, const struct cmdq_view *v, u32 slot,
 /*
  * The bytes of a one-slot message to gather: its checksummed span
  * (ROUND8(element header + RPC length)) and whatever its handler may read
- * past it (the ABI's rpc_reach), within the slot. Copying the whole slot
+ * past it (rpc_info's reach), within the slot. Copying the whole slot
  * costs more than the rest of a small RPC under TCG.
  */
-static u32 rx_span(struct vgsp_gsp *gsp, u32 rpc_len)
+static u32 rx_span(u32 rpc_len, u32 reach)
 {
 	u32 want = ROUND8(VGSP_ELEM_HDR + rpc_len);
-	u32 reach = gsp->abi->rpc_reach(gsp->rx + VGSP_ELEM_HDR,
-					VGSP_RX_FIRST - VGSP_ELEM_HDR);
 
 	if (reach >= VGSP_MSG_SLOT - VGSP_ELEM_HDR)
 		return VGSP_MSG_SLOT;
@@ -499,8 +517,7 @@ static bool large_append(struct vgsp_gsp *gsp, u32 rpc_len)
  * The queue header is read once per pass: a command queued after that
  * read comes with its own doorbell, which runs another pass.
  */
-static bool process_pass(struct vgsp_gsp *gsp, u64 doorbell_ns,
-			 u64 deadline_ns)
+bool vgsp_msgq_pass(struct vgsp_gsp *gsp, u64 doorbell_ns, u64 deadline_ns)
 {
 	struct vgsp_msgq *q = &gsp->q;
 	struct cmdq_view v;
@@ -509,6 +526,7 @@ static bool process_pass(struct vgsp_gsp *gsp, u64 doorbell_ns,
 
 	for (budget = 0; budget < BATCH; budget++, fresh = false) {
 		u32 avail, elems, rpc_len, need, next, fn, total, got;
+		struct vgsp_rpc_info ri;
 
 		/* The fast path leaves large replies to the worker. */
 		if (deadline_ns && q->rep_len)
@@ -528,7 +546,7 @@ static bool process_pass(struct vgsp_gsp *gsp, u64 doorbell_ns,
 			consume(gsp, v.wptr);
 			return false;
 		}
-		avail = (v.wptr + v.count - q->cmd_rptr) % v.count;
+		avail = wrap(v.wptr + v.count - q->cmd_rptr, v.count);
 		if (!avail)
 			return false;
 		if (budget) {
@@ -549,8 +567,11 @@ static bool process_pass(struct vgsp_gsp *gsp, u64 doorbell_ns,
 		}
 		if (deadline_ns && elems > 1)
 			return true;	/* not small: the worker's */
-		next = (q->cmd_rptr + elems) % v.count;
-		rpc_len = gsp->abi->rpc_length(gsp->rx + VGSP_ELEM_HDR);
+		next = wrap(q->cmd_rptr + elems, v.count);
+		gsp->abi->rpc_info(gsp->rx + VGSP_ELEM_HDR,
+				   VGSP_RX_FIRST - VGSP_ELEM_HDR,
+				   elems * VGSP_MSG_SLOT - VGSP_ELEM_HDR, &ri);
+		rpc_len = ri.length;
 		if (rpc_len < VGSP_ELEM_MIN_RPC ||
 		    rpc_len > elems * VGSP_MSG_SLOT - VGSP_ELEM_HDR) {
 			gsp->st.e.length_bad++;
@@ -559,11 +580,12 @@ static bool process_pass(struct vgsp_gsp *gsp, u64 doorbell_ns,
 			continue;
 		}
 		/* One slot: only what the RPC spans; more: every slot. */
-		got = elems == 1 ? rx_span(gsp, rpc_len) : elems * VGSP_MSG_SLOT;
-		if (gather(gsp, &v, q->cmd_rptr, VGSP_RX_FIRST, got))
+		got = elems == 1 ? rx_span(rpc_len, ri.reach) :
+			elems * VGSP_MSG_SLOT;
+		if (got > VGSP_RX_FIRST &&
+		    gather(gsp, &v, q->cmd_rptr, VGSP_RX_FIRST, got))
 			return false;
-		if (vgsp_msgq_checksum(gsp->rx,
-				       ROUND8(VGSP_ELEM_HDR + rpc_len))) {
+		if (checksum(gsp->rx, ROUND8(VGSP_ELEM_HDR + rpc_len))) {
 			gsp->st.e.checksum_bad++;
 			gsp->st.e.msgs_dropped++;
 			consume(gsp, next);
@@ -579,7 +601,7 @@ static bool process_pass(struct vgsp_gsp *gsp, u64 doorbell_ns,
 		}
 		q->rx_seq = vgsp_get32(gsp->rx, VGSP_ELEM_SEQ) + 1;
 
-		fn = gsp->abi->rpc_function(gsp->rx + VGSP_ELEM_HDR);
+		fn = ri.function;
 		if (fn == gsp->abi->cont_function) {
 			if (large_append(gsp, rpc_len))
 				dispatch_large(gsp, doorbell_ns);
@@ -592,7 +614,7 @@ static bool process_pass(struct vgsp_gsp *gsp, u64 doorbell_ns,
 			gsp->st.e.large_abandoned++;
 			large_drop(q);
 		}
-		total = gsp->abi->rpc_total(gsp->rx + VGSP_ELEM_HDR, rpc_len);
+		total = ri.total;
 		if (total > rpc_len && large_start(gsp, rpc_len, total)) {
 			gsp->st.e.msgs_rx++;
 			if (consume(gsp, next))
@@ -601,9 +623,8 @@ static bool process_pass(struct vgsp_gsp *gsp, u64 doorbell_ns,
 		}
 
 		/* Leave the command queued until its reply fits. */
-		need = DIV_ROUND_UP_U32(VGSP_ELEM_HDR +
-			gsp->abi->max_reply(elems * VGSP_MSG_SLOT -
-					    VGSP_ELEM_HDR), VGSP_MSG_SLOT);
+		need = DIV_ROUND_UP_U32(VGSP_ELEM_HDR + ri.max_reply,
+					VGSP_MSG_SLOT);
 		if (stat_free(q, v.cpu_rptr) < need) {
 			q->rx_seq--;
 			if (!fresh) {
@@ -626,15 +647,4 @@ static bool process_pass(struct vgsp_gsp *gsp, u64 doorbell_ns,
 			return false;
 	}
 	return true;
-}
-
-bool vgsp_msgq_process(struct vgsp_gsp *gsp, u64 doorbell_ns)
-{
-	return process_pass(gsp, doorbell_ns, 0);
-}
-
-bool vgsp_msgq_process_inline(struct vgsp_gsp *gsp, u64 doorbell_ns,
-			      u64 deadline_ns)
-{
-	return process_pass(gsp, doorbell_ns, deadline_ns ? deadline_ns : 1);
 }

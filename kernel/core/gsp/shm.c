@@ -37,8 +37,8 @@ static int pte_get(struct vgsp_gsp *gsp, u32 page, u64 *pa, unsigned int depth)
 	ret = pte_get(gsp, tpage, &table, depth + 1);
 	if (ret)
 		return ret;
-	ret = vgsp_dev_dma_read_hot(gsp->dev, table + byte % VGSP_PAGE_SIZE,
-				    raw, sizeof(raw));
+	ret = vgsp_dev_dma_hot(gsp->dev, table + byte % VGSP_PAGE_SIZE, raw,
+			       sizeof(raw), false);
 	if (ret)
 		return ret;
 	*pa = vgsp_get64(raw, 0);
@@ -66,8 +66,9 @@ static int xlat(struct vgsp_gsp *gsp, u32 page, u64 *pa)
 	return ret;
 }
 
-static int shm_xfer(struct vgsp_gsp *gsp, u64 off, void *buf, u32 len,
-		    bool write)
+/* Bytes [@off, @off + @len) of the region (vgsp_shm_read/write). */
+int vgsp_shm_xfer(struct vgsp_gsp *gsp, u64 off, void *buf, u32 len,
+		  bool write)
 {
 	u8 *p = buf;
 
@@ -84,11 +85,8 @@ static int shm_xfer(struct vgsp_gsp *gsp, u64 off, void *buf, u32 len,
 			chunk = len;
 		ret = xlat(gsp, (u32)(off / VGSP_PAGE_SIZE), &pa);
 		if (!ret)
-			ret = write ?
-			      vgsp_dev_dma_write_hot(gsp->dev, pa + in_page,
-						     p, chunk) :
-			      vgsp_dev_dma_read_hot(gsp->dev, pa + in_page,
-						    p, chunk);
+			ret = vgsp_dev_dma_hot(gsp->dev, pa + in_page, p, chunk,
+					       write);
 		if (ret)
 			return ret;
 		p += chunk;
@@ -96,14 +94,4 @@ static int shm_xfer(struct vgsp_gsp *gsp, u64 off, void *buf, u32 len,
 		len -= chunk;
 	}
 	return 0;
-}
-
-int vgsp_shm_read(struct vgsp_gsp *gsp, u64 off, void *buf, u32 len)
-{
-	return shm_xfer(gsp, off, buf, len, false);
-}
-
-int vgsp_shm_write(struct vgsp_gsp *gsp, u64 off, const void *buf, u32 len)
-{
-	return shm_xfer(gsp, off, (void *)buf, len, true);
 }

@@ -14,15 +14,12 @@ const char *const vgsp_gsp_err_names[] = {
 };
 const unsigned int vgsp_gsp_nerrs = VGSP_ARRAY_SIZE(vgsp_gsp_err_names);
 
+/* floor(log2(ns)), capped: one instruction, not a loop per bit. */
 static unsigned int log2_bucket(u64 ns)
 {
-	unsigned int b = 0;
+	unsigned int b = ns > 1 ? 63 - (unsigned int)__builtin_clzll(ns) : 0;
 
-	while (ns > 1 && b < VGSP_LAT_BUCKETS - 1) {
-		ns >>= 1;
-		b++;
-	}
-	return b;
+	return b < VGSP_LAT_BUCKETS - 1 ? b : VGSP_LAT_BUCKETS - 1;
 }
 
 void vgsp_stats_rpc(struct vgsp_gsp *gsp, const struct vgsp_rpc_outcome *o,

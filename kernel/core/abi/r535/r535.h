@@ -265,11 +265,9 @@ u32 r535_xid_event(struct vgsp_gsp *gsp, const struct vgsp_rc_event *rc,
 u32 r535_rc_event(struct vgsp_gsp *gsp, const struct vgsp_rc_event *rc,
 		  u8 *rep, u32 cap);
 u32 r535_rpc_length(const u8 *hdr);
-/* Bytes a one-slot request's handler may read (vgsp_abi.rpc_reach). */
-u32 r535_rpc_reach(const u8 *rpc, u32 have);
-u32 r535_max_reply(u32 len);
 u32 r535_rpc_function(const u8 *hdr);
-u32 r535_rpc_total(const u8 *rpc, u32 len);
+void r535_rpc_info(const u8 *rpc, u32 have, u32 span,
+		   struct vgsp_rpc_info *info);
 void r535_rpc_frame(u8 *hdr, u32 function, u32 length);
 void r535_reset(struct vgsp_gsp *gsp);
 
@@ -292,12 +290,10 @@ const char *r535_ctrl_name(u32 cmd);
 	.xid_event = r535_xid_event,					\
 	.rc_event = r535_rc_event,					\
 	.rpc_length = r535_rpc_length,					\
-	.rpc_reach = r535_rpc_reach,					\
-	.max_reply = r535_max_reply,					\
+	.rpc_info = r535_rpc_info,					\
 	.rpc_hdr_size = R535_RPC_HDR_SIZE,				\
 	.cont_function = R535_FN_CONTINUATION_RECORD,			\
 	.rpc_function = r535_rpc_function,				\
-	.rpc_total = r535_rpc_total,					\
 	.rpc_frame = r535_rpc_frame,					\
 	.reset = r535_reset,						\
 	.fn_name = r535_fn_name

@@ -384,7 +384,7 @@ static u32 unknown_function(struct r535_call *c)
 
 /*
  * The functions GSP-RM answers, in one table for both questions asked of
- * a request: how far its handler may read (r535_rpc_reach) and which
+ * a request: how far its handler may read (r535_rpc_info) and which
  * handler answers it (r535_dispatch). @fixed: the structure after the RPC
  * header the handler checks against c->avail; @size_off: where in it a
  * u32 gives the size of the params that follow (ALLOC, CONTROL: 535's
@@ -524,14 +524,24 @@ u32 r535_rc_event(struct vgsp_gsp *gsp, const struct vgsp_rc_event *rc,
 		      R535_RPC_HDR_SIZE + R535_RCT_SIZE, NV_OK);
 }
 
-u32 r535_rpc_length(const u8 *hdr)
+static __always_inline u32 hdr_length(const u8 *hdr)
 {
 	return vgsp_get32(hdr, R535_RPC_LENGTH);
 }
 
-u32 r535_rpc_function(const u8 *hdr)
+static __always_inline u32 hdr_function(const u8 *hdr)
 {
 	return vgsp_get32(hdr, R535_RPC_FUNCTION);
+}
+
+u32 r535_rpc_length(const u8 *hdr)
+{
+	return hdr_length(hdr);
+}
+
+u32 r535_rpc_function(const u8 *hdr)
+{
+	return hdr_function(hdr);
 }
 
 /*
@@ -539,12 +549,12 @@ u32 r535_rpc_function(const u8 *hdr)
  * 535.261.03 (rpcRmApiControl_GSP: header + rpc_gsp_rm_control_v03_00 +
  * paramsSize bytes). Anything else is taken as complete.
  */
-u32 r535_rpc_total(const u8 *rpc, u32 len)
+static u32 rpc_total(const u8 *rpc, u32 len)
 {
 	u64 total;
 
 	if (len < R535_RPC_HDR_SIZE + R535_CTRL_PARAMS ||
-	    r535_rpc_function(rpc) != R535_FN_GSP_RM_CONTROL)
+	    hdr_function(rpc) != R535_FN_GSP_RM_CONTROL)
 		return len;
 	total = (u64)R535_RPC_HDR_SIZE + R535_CTRL_PARAMS +
 		vgsp_get32(rpc + R535_RPC_HDR_SIZE, R535_CTRL_PARAMS_SIZE);
@@ -558,10 +568,10 @@ u32 r535_rpc_total(const u8 *rpc, u32 len)
  * what they are given, so a function without an entry is refused (too
  * short), never misread.
  */
-u32 r535_rpc_reach(const u8 *rpc, u32 have)
+static u32 rpc_reach(const u8 *rpc, u32 have)
 {
-	const struct r535_fn_desc *d = fn_desc(r535_rpc_function(rpc));
-	u32 len = r535_rpc_length(rpc);
+	const struct r535_fn_desc *d = fn_desc(hdr_function(rpc));
+	u32 len = hdr_length(rpc);
 	u64 reach = (u64)R535_RPC_HDR_SIZE + d->fixed;
 
 	if (d->size_off) {
@@ -580,10 +590,15 @@ void r535_rpc_frame(u8 *hdr, u32 function, u32 length)
 	vgsp_put32(hdr, R535_RPC_LENGTH, length);
 }
 
-u32 r535_max_reply(u32 len)
+void r535_rpc_info(const u8 *rpc, u32 have, u32 span,
+		   struct vgsp_rpc_info *info)
 {
-	return len > R535_RPC_HDR_SIZE + R535_SI_SIZE_MAX ?
-	       len : R535_RPC_HDR_SIZE + R535_SI_SIZE_MAX;
+	info->length = hdr_length(rpc);
+	info->function = hdr_function(rpc);
+	info->total = rpc_total(rpc, info->length);
+	info->reach = rpc_reach(rpc, have);
+	info->max_reply = span > R535_RPC_HDR_SIZE + R535_SI_SIZE_MAX ?
+			  span : R535_RPC_HDR_SIZE + R535_SI_SIZE_MAX;
 }
 
 /* The objects GSP-RM owns from the start (handles from static info). */
