@@ -182,7 +182,7 @@ unsigned int vgsp_rpc_inline_us = VGSP_RPC_INLINE_US_DEFAULT;
 void vgsp_gsp_doorbell(struct vgsp_gsp *gsp)
 {
 	u32 us = __atomic_load_n(&vgsp_rpc_inline_us, __ATOMIC_RELAXED);
-	u64 now;
+	u64 now = 0;
 
 	vgsp_trace_doorbell(gsp->dev, VGSP_TRACE_DB_GSP, 0);
 	gsp->st.e.doorbells++;
@@ -191,14 +191,15 @@ void vgsp_gsp_doorbell(struct vgsp_gsp *gsp)
 		gsp->st.e.doorbells_early++;
 		return;
 	}
-	now = vgsp_now_ns();
 	if (us > VGSP_RPC_INLINE_US_MAX)
 		us = VGSP_RPC_INLINE_US_MAX;
-	if (us && !vgsp_msgq_process_inline(gsp, now, now + us * 1000ULL) &&
+	if (!us || !(gsp->lat_tick++ % VGSP_LAT_SAMPLE))
+		now = vgsp_now_ns();
+	if (us && !vgsp_msgq_process_inline(gsp, now, us * 1000ULL) &&
 	    !gsp->doorbell_pending)
 		return;
 	if (!gsp->doorbell_pending)
-		gsp->doorbell_ns = now;
+		gsp->doorbell_ns = now ? now : vgsp_now_ns();
 	gsp->doorbell_pending = true;
 	vgsp_os->worker_wake(gsp->worker);
 }

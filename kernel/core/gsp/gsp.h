@@ -74,8 +74,10 @@ int vgsp_gsp_rc_post(struct vgsp_dev *dev, const struct vgsp_rc_event *rc,
 /*
  * The RPC fast path: a doorbell answers the commands already queued in its
  * own BAR trap, while each is one record (a request of at most one queue
- * slot) and until this many microseconds have passed since the trap began;
- * the rest, and any command met after the budget, go to the worker. 0: the
+ * slot) and until this many microseconds have passed since the trap began
+ * (since the first command was answered, when the trap read no clock: see
+ * VGSP_LAT_SAMPLE); the rest, and any command met after the budget, go to
+ * the worker. 0: the
  * worker answers everything. Process-wide; the host sets it (vgsp.ko's
  * rpc_inline_us parameter, VGSP_RPC_INLINE_US for userspace hosts) and may
  * change it at any time.

@@ -135,6 +135,12 @@ struct vgsp_gsp_errs {
 #define VGSP_FN_TRACK		256	/* function numbers with own stats */
 #define VGSP_CTRL_TRACK		128	/* distinct control commands */
 #define VGSP_LAT_BUCKETS	40	/* log2(ns) buckets */
+/*
+ * A doorbell answered in its own trap reads the clock (for the RPC latency
+ * statistics) one time in this many: two clock reads were a tenth of a
+ * small RPC under TCG. RPCs the worker answers always record theirs.
+ */
+#define VGSP_LAT_SAMPLE		16
 #define VGSP_RPC_LOG		64
 
 struct vgsp_fn_stat {
@@ -284,6 +290,7 @@ struct vgsp_gsp {
 	bool start_pending;
 	bool doorbell_pending;
 	u64 doorbell_ns;		/* time of the last doorbell */
+	u32 lat_tick;			/* doorbells, for VGSP_LAT_SAMPLE */
 	u64 backoff_ns;			/* status queue full: next poll in */
 
 	struct vgsp_msgq q;
@@ -399,8 +406,12 @@ static inline int vgsp_shm_write(struct vgsp_gsp *gsp, u64 off,
 /* msgq.c */
 int vgsp_msgq_link(struct vgsp_gsp *gsp, u64 shm_pa, u32 npages,
 		   u64 cmdq_off, u64 statq_off);
-/* One pass of both (deadline 0: the worker's, no limit). */
-bool vgsp_msgq_pass(struct vgsp_gsp *gsp, u64 doorbell_ns, u64 deadline_ns);
+/*
+ * One pass of both below (@budget_ns 0: the worker's, no limit).
+ * @doorbell_ns: when the doorbell rang, 0 when it was not read; replies
+ * record their latency from it.
+ */
+bool vgsp_msgq_pass(struct vgsp_gsp *gsp, u64 doorbell_ns, u64 budget_ns);
 
 /* Consume commands; returns true if more work remains. */
 static inline bool vgsp_msgq_process(struct vgsp_gsp *gsp, u64 doorbell_ns)
@@ -410,13 +421,14 @@ static inline bool vgsp_msgq_process(struct vgsp_gsp *gsp, u64 doorbell_ns)
 
 /*
  * The fast path (a doorbell's BAR trap): the same, but only one-record
- * commands, no large reply, and nothing begun at or after @deadline_ns.
- * True when something is left for the worker.
+ * commands, no large reply, and nothing begun @budget_ns (> 0) after the
+ * doorbell (after the first command, when @doorbell_ns is 0). True when
+ * something is left for the worker.
  */
 static inline bool vgsp_msgq_process_inline(struct vgsp_gsp *gsp,
-					    u64 doorbell_ns, u64 deadline_ns)
+					    u64 doorbell_ns, u64 budget_ns)
 {
-	return vgsp_msgq_pass(gsp, doorbell_ns, deadline_ns ? deadline_ns : 1);
+	return vgsp_msgq_pass(gsp, doorbell_ns, budget_ns);
 }
 int vgsp_msgq_send(struct vgsp_gsp *gsp, u8 *msg, u32 rpc_len);
 u32 vgsp_msgq_checksum(const u8 *buf, u32 len);

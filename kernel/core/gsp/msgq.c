@@ -513,15 +513,17 @@ static bool large_append(struct vgsp_gsp *gsp, u32 rpc_len)
 }
 
 /*
- * @deadline_ns: the fast path's (0: the worker's batch, any command).
+ * @budget_ns: the fast path's (0: the worker's batch, any command).
  * The queue header is read once per pass: a command queued after that
  * read comes with its own doorbell, which runs another pass.
  */
-bool vgsp_msgq_pass(struct vgsp_gsp *gsp, u64 doorbell_ns, u64 deadline_ns)
+bool vgsp_msgq_pass(struct vgsp_gsp *gsp, u64 doorbell_ns, u64 budget_ns)
 {
 	struct vgsp_msgq *q = &gsp->q;
 	struct cmdq_view v;
 	bool fresh = false, reread = true;
+	bool fast = budget_ns != 0;
+	u64 deadline_ns = 0;	/* the fast path's, at its second command */
 	u32 budget;
 
 	for (budget = 0; budget < BATCH; budget++, fresh = false) {
@@ -529,7 +531,7 @@ bool vgsp_msgq_pass(struct vgsp_gsp *gsp, u64 doorbell_ns, u64 deadline_ns)
 		struct vgsp_rpc_info ri;
 
 		/* The fast path leaves large replies to the worker. */
-		if (deadline_ns && q->rep_len)
+		if (fast && q->rep_len)
 			return true;
 		/* A large reply goes out whole before the next command. */
 		if (q->rep_len && send_pending(gsp))
@@ -552,8 +554,15 @@ bool vgsp_msgq_pass(struct vgsp_gsp *gsp, u64 doorbell_ns, u64 deadline_ns)
 		if (budget) {
 			vgsp_yield();
 			/* and late work: no command is begun past the deadline */
-			if (deadline_ns && vgsp_now_ns() >= deadline_ns)
-				return true;
+			if (fast) {
+				u64 now = vgsp_now_ns();
+
+				if (!deadline_ns)
+					deadline_ns = (doorbell_ns ? doorbell_ns :
+						       now) + budget_ns;
+				if (now >= deadline_ns)
+					return true;
+			}
 		}
 		if (gather(gsp, &v, q->cmd_rptr, 0, VGSP_RX_FIRST))
 			return false;
@@ -565,7 +574,7 @@ bool vgsp_msgq_pass(struct vgsp_gsp *gsp, u64 doorbell_ns, u64 deadline_ns)
 			consume(gsp, v.wptr);
 			continue;
 		}
-		if (deadline_ns && elems > 1)
+		if (fast && elems > 1)
 			return true;	/* not small: the worker's */
 		next = wrap(q->cmd_rptr + elems, v.count);
 		gsp->abi->rpc_info(gsp->rx + VGSP_ELEM_HDR,
@@ -636,7 +645,7 @@ bool vgsp_msgq_pass(struct vgsp_gsp *gsp, u64 doorbell_ns, u64 deadline_ns)
 			return false;
 		}
 		gsp->st.e.msgs_rx++;
-		if (deadline_ns)
+		if (fast)
 			gsp->st.e.rpcs_inline++;
 		/*
 		 * Consumed once answered, with the reply's write pointer
