@@ -15,10 +15,6 @@
 
 #include "vgsp_drv.h"
 
-struct vgsp_lock {
-	struct mutex m;
-};
-
 struct vgsp_worker {
 	struct task_struct *task;
 	wait_queue_head_t wq;

@@ -45,6 +45,7 @@ bool vgsp_pincache_fill(struct vgsp_pincache *pc, struct vgsp_pin *s,
 	struct page *page;
 	int ret;
 
+	vgsp_pincache_assert_locked(pc);
 	pc->misses++;
 	if (s->page) {
 		pc->evictions++;
@@ -65,6 +66,7 @@ void vgsp_pincache_unmap(struct vgsp_pincache *pc, struct vfio_device *vdev,
 {
 	int i;
 
+	vgsp_pincache_assert_locked(pc);
 	for (i = 0; i < VGSP_PIN_SLOTS; i++) {
 		struct vgsp_pin *s = &pc->slot[i];
 
@@ -79,6 +81,7 @@ void vgsp_pincache_flush(struct vgsp_pincache *pc, struct vfio_device *vdev)
 {
 	int i;
 
+	vgsp_pincache_assert_locked(pc);
 	for (i = 0; i < VGSP_PIN_SLOTS; i++)
 		if (pc->slot[i].page)
 			unpin(&pc->slot[i], vdev);
@@ -104,6 +107,7 @@ void vgsp_pincache_debugfs(struct vgsp_pincache *pc, struct vgsp_dev *dev,
 			   struct dentry *dir)
 {
 	pc->dev = dev;
+	pc->lock = dev->lock;
 	if (!IS_ERR_OR_NULL(dir))
 		debugfs_create_file("pincache", 0444, dir, pc, &pincache_fops);
 }

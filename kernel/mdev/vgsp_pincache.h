@@ -7,12 +7,19 @@
 #define VGSP_PINCACHE_H
 
 #include <linux/highmem.h>
+#include <linux/lockdep.h>
+#include <linux/mutex.h>
 #include <linux/string.h>
 #include <linux/types.h>
 
 struct vfio_device;
 struct dentry;
 struct vgsp_dev;
+
+/* The OS seam's lock (vgsp_os_linux.c); here for the assertion below. */
+struct vgsp_lock {
+	struct mutex m;
+};
 
 /*
  * Direct-mapped by IOVA page: enough for both GSP queues (each RPC moves
@@ -29,7 +36,18 @@ struct vgsp_pincache {
 	} slot[VGSP_PIN_SLOTS];
 	u64 hits, misses, pin_errors, evictions, unmapped;
 	struct vgsp_dev *dev;	/* whose lock: for the debugfs file */
+	struct vgsp_lock *lock;	/* the instance's device lock */
 };
+
+/*
+ * Every access, pin and unpin runs under the instance's device lock (the
+ * cache has none of its own); lockdep checks it where it is built in.
+ */
+static inline void vgsp_pincache_assert_locked(const struct vgsp_pincache *pc)
+{
+	if (pc->lock)
+		lockdep_assert_held(&pc->lock->m);
+}
 
 void vgsp_pincache_init(struct vgsp_pincache *pc);
 bool vgsp_pincache_fill(struct vgsp_pincache *pc, struct vgsp_pin *s,
@@ -49,6 +67,7 @@ static inline int vgsp_pincache_rw(struct vgsp_pincache *pc,
 	struct vgsp_pin *s = &pc->slot[(base >> PAGE_SHIFT) % VGSP_PIN_SLOTS];
 	void *k;
 
+	vgsp_pincache_assert_locked(pc);
 	if (!len || len > PAGE_SIZE - off)
 		return -EAGAIN;
 	if (s->page && s->iova == base)
