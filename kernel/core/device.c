@@ -296,15 +296,22 @@ static bool bar0_write(struct vgsp_dev *dev, u32 off, const void *buf,
 	u32 base = off & ~3U, end = off + len, o;
 	bool unknown = false;
 
-	/* A whole dword, as drivers write: one lookup, no lanes to merge. */
+	/*
+	 * A whole dword, as drivers write: one lookup (none when the same
+	 * register as last time), no lanes to merge.
+	 */
 	if (len == 4 && !(off & 3)) {
-		int slot = vgsp_regmodel_find(&dev->regs, off);
+		struct vgsp_regmodel *rm = &dev->regs;
+		int slot = rm->last_write;
 
-		if (slot < 0)
-			return !vgsp_regmodel_write(dev, &dev->regs, off,
-						    vgsp_get32(in, 0));
-		vgsp_regmodel_write_slot(dev, &dev->regs, slot,
-					 vgsp_get32(in, 0));
+		if (slot < 0 || rm->slots[slot].offset != off) {
+			slot = vgsp_regmodel_find(rm, off);
+			if (slot < 0)
+				return !vgsp_regmodel_write(dev, rm, off,
+							    vgsp_get32(in, 0));
+			rm->last_write = slot;
+		}
+		vgsp_regmodel_write_slot(dev, rm, slot, vgsp_get32(in, 0));
 		return false;
 	}
 	for (o = base; o < end; o += 4) {

@@ -87,6 +87,7 @@ int vgsp_regmodel_init(struct vgsp_regmodel *rm,
 		}
 	}
 	rm->nslots = n;
+	rm->last_write = -1;
 	memset(&rm->unknown, 0, sizeof(rm->unknown));
 	vgsp_regmodel_reset(rm);
 	return 0;

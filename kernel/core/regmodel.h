@@ -75,6 +75,12 @@ struct vgsp_regmodel {
 	struct vgsp_reg_slot *slots;	/* sorted by offset */
 	u32 *values;			/* parallel to slots */
 	unsigned int nslots;
+	/*
+	 * The slot the last whole-dword write found (-1: none): a doorbell
+	 * is written over and over, and the lookup was a twentieth of a
+	 * small RPC under TCG.
+	 */
+	int last_write;
 	struct vgsp_unknown_hist unknown;
 };
 

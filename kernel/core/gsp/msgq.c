@@ -194,15 +194,21 @@ int vgsp_msgq_link(struct vgsp_gsp *gsp, u64 shm_pa, u32 npages,
  */
 static int publish(struct vgsp_gsp *gsp, u32 wptr, u32 rptr)
 {
-	u8 h[VGSP_RXH_OFF + 4];
+	u8 h[VGSP_RXH_OFF + 4 - VGSP_TXH_WRITE_PTR];
 
 	if (rptr == NO_CONSUME)
 		return write_u32(gsp, gsp->q.statq_off + VGSP_TXH_WRITE_PTR,
 				 wptr);
-	stat_header(&gsp->q, h, wptr, rptr);
-	if (vgsp_shm_write(gsp, gsp->q.statq_off + VGSP_TXH_WRITE_PTR,
-			   h + VGSP_TXH_WRITE_PTR,
-			   sizeof(h) - VGSP_TXH_WRITE_PTR))
+	/* stat_header()'s fields from the write pointer on */
+#define H(field)	((field) - VGSP_TXH_WRITE_PTR)
+	vgsp_put32(h, H(VGSP_TXH_WRITE_PTR), wptr);
+	vgsp_put32(h, H(VGSP_TXH_FLAGS), VGSP_MSGQ_FLAG_SWAP_RX);
+	vgsp_put32(h, H(VGSP_TXH_RX_HDR_OFF), VGSP_RXH_OFF);
+	vgsp_put32(h, H(VGSP_TXH_ENTRY_OFF), VGSP_ENTRY_OFF);
+	vgsp_put32(h, H(VGSP_RXH_OFF), rptr);
+#undef H
+	if (vgsp_shm_write(gsp, gsp->q.statq_off + VGSP_TXH_WRITE_PTR, h,
+			   sizeof(h)))
 		return -EFAULT;
 	gsp->q.cmd_rptr = rptr;
 	return 0;

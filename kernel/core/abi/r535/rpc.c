@@ -16,7 +16,8 @@ struct r535_call {
 	struct vgsp_rpc_outcome *out;
 };
 
-static u32 header(u8 *rep, u32 function, u32 len, u32 result)
+static __always_inline u32 header(u8 *rep, u32 function, u32 len,
+				  u32 result)
 {
 	memset(rep, 0, R535_RPC_HDR_SIZE);
 	vgsp_put32(rep, R535_RPC_VERSION, R535_RPC_HDR_VERSION);
@@ -34,7 +35,8 @@ static u8 *echo(struct r535_call *c, u32 plen)
 	u32 n = plen < c->avail ? plen : c->avail;
 
 	memcpy(c->rep + R535_RPC_HDR_SIZE, c->req + R535_RPC_HDR_SIZE, n);
-	memset(c->rep + R535_RPC_HDR_SIZE + n, 0, plen - n);
+	if (plen > n)
+		memset(c->rep + R535_RPC_HDR_SIZE + n, 0, plen - n);
 	return c->rep + R535_RPC_HDR_SIZE;
 }
 
