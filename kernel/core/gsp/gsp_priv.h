@@ -208,8 +208,18 @@ struct vgsp_obj {
 	bool used;
 };
 
+/*
+ * Index of the table by (client, handle): open addressing, linear probing,
+ * twice VGSP_OBJ_MAX buckets so probes stay short. Every control, alloc
+ * and free looks objects up; a scan of up to VGSP_OBJ_MAX slots each time
+ * grew with the guest's object count.
+ */
+#define VGSP_OBJ_HASH_BITS	11
+#define VGSP_OBJ_HASH		(1U << VGSP_OBJ_HASH_BITS)
+
 struct vgsp_objtab {
 	struct vgsp_obj *o;
+	u16 *hash;			/* slot + 1 per bucket, 0: empty */
 	unsigned int used, high;	/* live objects, high-water mark */
 	u64 allocs, frees, refused;
 };

@@ -11,30 +11,81 @@ int vgsp_obj_init(struct vgsp_objtab *t)
 {
 	memset(t, 0, sizeof(*t));
 	t->o = vgsp_zalloc(sizeof(*t->o) * VGSP_OBJ_MAX);
-	return t->o ? 0 : -ENOMEM;
+	t->hash = vgsp_zalloc(sizeof(*t->hash) * VGSP_OBJ_HASH);
+	if (t->o && t->hash)
+		return 0;
+	vgsp_obj_fini(t);
+	return -ENOMEM;
 }
 
 void vgsp_obj_fini(struct vgsp_objtab *t)
 {
 	vgsp_free(t->o);
+	vgsp_free(t->hash);
 	t->o = NULL;
+	t->hash = NULL;
 }
 
 void vgsp_obj_clear(struct vgsp_objtab *t)
 {
 	if (t->o)
 		memset(t->o, 0, sizeof(*t->o) * VGSP_OBJ_MAX);
+	if (t->hash)
+		memset(t->hash, 0, sizeof(*t->hash) * VGSP_OBJ_HASH);
 	t->used = 0;
+}
+
+static unsigned int bucket(u32 client, u32 handle)
+{
+	return ((client ^ (handle * 0x9e3779b9U)) * 0x85ebca6bU) >>
+	       (32 - VGSP_OBJ_HASH_BITS);
+}
+
+/*
+ * Index live slot @i (not indexed yet). At most VGSP_OBJ_MAX of the twice
+ * as many buckets are taken, so a free one is always found; the bound is
+ * there so that a broken index could never spin.
+ */
+static void index_add(struct vgsp_objtab *t, unsigned int i)
+{
+	unsigned int b = bucket(t->o[i].client, t->o[i].handle), n;
+
+	for (n = 0; n < VGSP_OBJ_HASH; n++) {
+		if (!t->hash[b]) {
+			t->hash[b] = (u16)(i + 1);
+			return;
+		}
+		b = (b + 1) & (VGSP_OBJ_HASH - 1);
+	}
+}
+
+/* After a free: probing needs no holes, so index the live slots anew. */
+static void index_rebuild(struct vgsp_objtab *t)
+{
+	unsigned int i;
+
+	memset(t->hash, 0, sizeof(*t->hash) * VGSP_OBJ_HASH);
+	for (i = 0; i < t->high; i++)
+		if (t->o[i].used)
+			index_add(t, i);
 }
 
 struct vgsp_obj *vgsp_obj_find(struct vgsp_objtab *t, u32 client, u32 handle)
 {
-	unsigned int i;
+	unsigned int b = bucket(client, handle), n;
 
-	for (i = 0; i < t->high; i++)
-		if (t->o[i].used && t->o[i].client == client &&
-		    t->o[i].handle == handle)
-			return &t->o[i];
+	/* live objects are at most half the buckets: an empty one ends it */
+	for (n = 0; n < VGSP_OBJ_HASH; n++) {
+		u16 e = t->hash[b];
+		struct vgsp_obj *o;
+
+		if (!e)
+			return NULL;
+		o = &t->o[e - 1];
+		if (o->client == client && o->handle == handle)
+			return o;
+		b = (b + 1) & (VGSP_OBJ_HASH - 1);
+	}
 	return NULL;
 }
 
@@ -107,6 +158,7 @@ enum vgsp_obj_err vgsp_obj_alloc(struct vgsp_objtab *t, u32 client,
 			/* A live object's parent stays live: free is a subtree. */
 			o->pidx = p ? (u16)(p - t->o) : 0;
 			o->used = true;
+			index_add(t, (unsigned int)(o - t->o));
 			t->used++;
 			t->allocs++;
 		}
@@ -160,6 +212,7 @@ int vgsp_obj_free(struct vgsp_objtab *t, u32 client, u32 handle)
 			freed++;
 		}
 	}
+	index_rebuild(t);
 	t->used -= freed;
 	t->frees += freed;
 	return freed;
