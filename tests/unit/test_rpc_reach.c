@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "abi/abi.h"
+#include "abi/r535/r535.h"
 #include "wire.h"
 
 #define HDR		0x20	/* rpc_message_header_v */
@@ -95,6 +96,12 @@ static void test_info_r550(void **state)
 	check_info(&vgsp_abi_r550);
 }
 
+/* r535's control index finds what a scan of its table finds. */
+static void test_ctrl_index(void **state)
+{
+	assert_int_equal(r535_ctrl_index_check(), 0);
+}
+
 static void test_reach_r535(void **state)
 {
 	check_abi(&vgsp_abi_r535);
@@ -112,6 +119,7 @@ int main(void)
 		cmocka_unit_test(test_reach_r550),
 		cmocka_unit_test(test_info_r535),
 		cmocka_unit_test(test_info_r550),
+		cmocka_unit_test(test_ctrl_index),
 	};
 
 	return cmocka_run_group_tests_name("rpc_reach", tests, NULL, NULL);

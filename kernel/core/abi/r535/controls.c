@@ -990,7 +990,7 @@ static const struct {
 	{ 0x20800ab8, "INTERNAL_GET_PCIE_P2P_CAPS" },
 };
 
-static const struct r535_ctrl *ctrl_find(u32 cmd)
+static const struct r535_ctrl *ctrl_scan(u32 cmd)
 {
 	unsigned int i;
 
@@ -998,6 +998,82 @@ static const struct r535_ctrl *ctrl_find(u32 cmd)
 		if (r535_ctrls[i].cmd == cmd)
 			return &r535_ctrls[i];
 	return NULL;
+}
+
+/*
+ * An index of r535_ctrls by command (open addressing, at least twice the
+ * table's size): every GSP_RM_CONTROL looks its command up, and a scan
+ * cost a few instructions per entry before it. Built once, by the first
+ * lookup that gets to; lookups meanwhile scan. Entries are added in table
+ * order, so a probe finds the same entry the scan would.
+ */
+#define CTRL_HASH_BITS	9
+#define CTRL_HASH	(1U << CTRL_HASH_BITS)
+enum { CTRL_HASH_NONE, CTRL_HASH_BUILDING, CTRL_HASH_READY };
+static u16 ctrl_hash[CTRL_HASH];	/* table index + 1, 0: empty */
+static int ctrl_hash_state;
+
+static unsigned int ctrl_bucket(u32 cmd)
+{
+	return (cmd * 0x9e3779b1U) >> (32 - CTRL_HASH_BITS);
+}
+
+static void ctrl_hash_build(void)
+{
+	unsigned int i, b;
+
+	for (i = 0; i < VGSP_ARRAY_SIZE(r535_ctrls); i++) {
+		b = ctrl_bucket(r535_ctrls[i].cmd);
+		while (ctrl_hash[b])
+			b = (b + 1) & (CTRL_HASH - 1);
+		ctrl_hash[b] = (u16)(i + 1);
+	}
+}
+
+static const struct r535_ctrl *ctrl_find(u32 cmd)
+{
+	int st = __atomic_load_n(&ctrl_hash_state, __ATOMIC_ACQUIRE);
+	unsigned int b, n;
+
+	if (st != CTRL_HASH_READY) {
+		int none = CTRL_HASH_NONE;
+
+		if (VGSP_ARRAY_SIZE(r535_ctrls) > CTRL_HASH / 2 ||
+		    st != CTRL_HASH_NONE ||
+		    !__atomic_compare_exchange_n(&ctrl_hash_state, &none,
+						 CTRL_HASH_BUILDING, false,
+						 __ATOMIC_ACQ_REL,
+						 __ATOMIC_ACQUIRE))
+			return ctrl_scan(cmd);
+		ctrl_hash_build();
+		__atomic_store_n(&ctrl_hash_state, CTRL_HASH_READY,
+				 __ATOMIC_RELEASE);
+	}
+	b = ctrl_bucket(cmd);
+	for (n = 0; n < CTRL_HASH && ctrl_hash[b]; n++) {
+		const struct r535_ctrl *c = &r535_ctrls[ctrl_hash[b] - 1];
+
+		if (c->cmd == cmd)
+			return c;
+		b = (b + 1) & (CTRL_HASH - 1);
+	}
+	return NULL;
+}
+
+/* For the unit test: the index finds what the scan finds (0), or -1. */
+int r535_ctrl_index_check(void)
+{
+	unsigned int i;
+	u32 cmd;
+
+	for (i = 0; i < VGSP_ARRAY_SIZE(r535_ctrls); i++) {
+		cmd = r535_ctrls[i].cmd;
+		if (ctrl_find(cmd) != ctrl_scan(cmd) ||
+		    ctrl_find(cmd ^ 0x00010000U) != ctrl_scan(cmd ^ 0x00010000U))
+			return -1;
+	}
+	return __atomic_load_n(&ctrl_hash_state, __ATOMIC_ACQUIRE) ==
+	       CTRL_HASH_READY ? 0 : -1;
 }
 
 u32 r535_control(struct vgsp_gsp *gsp, u32 cmd, u8 *params, u32 size,

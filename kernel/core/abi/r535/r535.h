@@ -278,6 +278,7 @@ u32 r535_control(struct vgsp_gsp *gsp, u32 cmd, u8 *params, u32 size,
 		 bool *known);
 const char *r535_fn_name(u32 function);
 const char *r535_ctrl_name(u32 cmd);
+int r535_ctrl_index_check(void);
 
 /*
  * The RPC transport and dispatch every ABI built on r535 shares (r535,
