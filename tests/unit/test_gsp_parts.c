@@ -550,6 +550,32 @@ static void test_intr_swgen0_edge(void **state)
 	assert_int_equal(f->irqs, 4);
 }
 
+/*
+ * The control histogram through its index: the first VGSP_CTRL_TRACK
+ * commands seen, in that order, each counted in its own row; the rest
+ * untracked.
+ */
+static void test_ctrl_stats_index(void **state)
+{
+	struct fx *f = *state;
+	struct vgsp_gsp_stats *st = &f->dev->gsp->st;
+	unsigned int round, i;
+
+	vgsp_dev_lock(f->dev);
+	for (round = 0; round < 2; round++)
+		for (i = 0; i < 200; i++)
+			vgsp_stats_ctrl(f->dev->gsp, 0x20800000 + i * 0x101,
+					i, 0, true);
+	assert_int_equal(st->nctrl, VGSP_CTRL_TRACK);
+	assert_int_equal(st->ctrl_untracked, 2 * (200 - VGSP_CTRL_TRACK));
+	for (i = 0; i < VGSP_CTRL_TRACK; i++) {
+		assert_int_equal(st->ctrl[i].cmd, 0x20800000 + i * 0x101);
+		assert_int_equal(st->ctrl[i].count, 2);
+		assert_int_equal(st->ctrl[i].last_size, i);
+	}
+	vgsp_dev_unlock(f->dev);
+}
+
 static void test_checksum_folds_to_zero(void **state)
 {
 	u8 m[0x60];
@@ -582,6 +608,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_intr_gating, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_intr_swgen0_edge, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_ctrl_stats_index, setup,
 						teardown),
 		cmocka_unit_test(test_checksum_folds_to_zero),
 	};

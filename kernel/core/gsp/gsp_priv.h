@@ -134,6 +134,7 @@ struct vgsp_gsp_errs {
 
 #define VGSP_FN_TRACK		256	/* function numbers with own stats */
 #define VGSP_CTRL_TRACK		128	/* distinct control commands */
+#define VGSP_CTRL_HASH		256	/* their index: twice as many buckets */
 #define VGSP_LAT_BUCKETS	40	/* log2(ns) buckets */
 /*
  * A doorbell answered in its own trap reads the clock (for the RPC latency
@@ -170,6 +171,7 @@ struct vgsp_gsp_stats {
 	u64 lat_hist[VGSP_LAT_BUCKETS];
 	u64 lat_count, lat_total_ns, lat_max_ns;
 	struct vgsp_ctrl_stat ctrl[VGSP_CTRL_TRACK];
+	u8 ctrl_idx[VGSP_CTRL_HASH];	/* ctrl[] by command: slot + 1, 0 empty */
 	unsigned int nctrl;
 	u64 ctrl_untracked;
 	struct vgsp_rpc_log_entry log[VGSP_RPC_LOG];

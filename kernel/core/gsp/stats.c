@@ -56,22 +56,25 @@ bool vgsp_stats_ctrl(struct vgsp_gsp *gsp, u32 cmd, u32 size, u32 status,
 {
 	struct vgsp_gsp_stats *st = &gsp->st;
 	struct vgsp_ctrl_stat *c = NULL;
-	unsigned int i;
+	unsigned int b = (cmd * 0x9e3779b1U) >> 24, n;	/* 256 buckets */
 	bool first;
 
-	for (i = 0; i < st->nctrl; i++) {
-		if (st->ctrl[i].cmd == cmd) {
-			c = &st->ctrl[i];
+	/* at most VGSP_CTRL_TRACK of the buckets are taken: probes end */
+	for (n = 0; n < VGSP_CTRL_HASH && st->ctrl_idx[b]; n++) {
+		if (st->ctrl[st->ctrl_idx[b] - 1].cmd == cmd) {
+			c = &st->ctrl[st->ctrl_idx[b] - 1];
 			break;
 		}
+		b = (b + 1) % VGSP_CTRL_HASH;
 	}
 	if (!c) {
-		if (st->nctrl == VGSP_CTRL_TRACK) {
+		if (st->nctrl == VGSP_CTRL_TRACK || st->ctrl_idx[b]) {
 			st->ctrl_untracked++;
 			return false;
 		}
 		c = &st->ctrl[st->nctrl++];
 		c->cmd = cmd;
+		st->ctrl_idx[b] = (u8)st->nctrl;
 	}
 	c->count++;
 	c->last_status = status;
