@@ -483,47 +483,13 @@ void vgsp_dev_raise_irq(struct vgsp_dev *dev, unsigned int vector)
 	}
 }
 
-/* Gate point of all device DMA: Bus Master Enable. */
-static bool dma_allowed(struct vgsp_dev *dev)
-{
-	if (vgsp_cfg_bus_master(&dev->cfg))
-		return true;
-	vgsp_inc(&dev->cnt.dma_blocked);
-	vgsp_inc(&dev->cnt.dma_errors);
-	return false;
-}
-
-/*
- * One guest-memory access, counted and gated by Bus Master Enable. The
- * GSP queues' pages take vgsp_dev_dma_hot() (device.h) instead.
- */
-static int dma_xfer(struct vgsp_dev *dev, u64 iova, void *buf, size_t len,
-		    bool write)
-{
-	const struct vgsp_fe_ops *fe = dev->fe_ops;
-	int ret;
-
-	vgsp_inc(write ? &dev->cnt.dma_writes : &dev->cnt.dma_reads);
-	if (!dma_allowed(dev))
-		return -EIO;
-	if (write)
-		ret = fe->dma_write ? fe->dma_write(dev->fe, iova, buf, len) :
-				      -ENODEV;
-	else
-		ret = fe->dma_read ? fe->dma_read(dev->fe, iova, buf, len) :
-				     -ENODEV;
-	if (ret)
-		vgsp_inc(&dev->cnt.dma_errors);
-	return ret;
-}
-
 int vgsp_dev_dma_read(struct vgsp_dev *dev, u64 iova, void *buf, size_t len)
 {
-	return dma_xfer(dev, iova, buf, len, false);
+	return vgsp_dev_dma_xfer(dev, iova, buf, len, false, false);
 }
 
 int vgsp_dev_dma_write(struct vgsp_dev *dev, u64 iova, const void *buf,
 		       size_t len)
 {
-	return dma_xfer(dev, iova, (void *)buf, len, true);
+	return vgsp_dev_dma_xfer(dev, iova, (void *)buf, len, true, false);
 }

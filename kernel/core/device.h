@@ -133,15 +133,18 @@ int vgsp_dev_dma_read(struct vgsp_dev *dev, u64 iova, void *buf, size_t len);
 int vgsp_dev_dma_write(struct vgsp_dev *dev, u64 iova, const void *buf,
 		       size_t len);
 /*
- * The same for pages touched on every RPC (vgsp_fe_ops.dma_*_hot), inline
- * in the caller: under TCG every call level on the RPC path costs a
- * lookup of its return address, and a small RPC makes four accesses.
+ * Every guest-memory access: counted and gated by Bus Master Enable; @hot
+ * takes the frontend's path for the pages touched on every RPC
+ * (vgsp_fe_ops.dma_*_hot) when it has one. Inline in the caller: under
+ * TCG every call level on the RPC path costs a lookup of its return
+ * address, and a small RPC makes four accesses.
  */
-static inline int vgsp_dev_dma_hot(struct vgsp_dev *dev, u64 iova, void *buf,
-				   size_t len, bool write)
+static inline int vgsp_dev_dma_xfer(struct vgsp_dev *dev, u64 iova,
+				    void *buf, size_t len, bool write,
+				    bool hot)
 {
 	const struct vgsp_fe_ops *fe = dev->fe_ops;
-	int ret;
+	int ret = -ENODEV;
 
 	vgsp_inc(write ? &dev->cnt.dma_writes : &dev->cnt.dma_reads);
 	if (!vgsp_cfg_bus_master(&dev->cfg)) {
@@ -149,19 +152,23 @@ static inline int vgsp_dev_dma_hot(struct vgsp_dev *dev, u64 iova, void *buf,
 		vgsp_inc(&dev->cnt.dma_errors);
 		return -EIO;
 	}
-	if (write)
-		ret = fe->dma_write_hot ? fe->dma_write_hot(dev->fe, iova, buf,
-							    len) :
-		      fe->dma_write ? fe->dma_write(dev->fe, iova, buf, len) :
-		      -ENODEV;
-	else
-		ret = fe->dma_read_hot ? fe->dma_read_hot(dev->fe, iova, buf,
-							  len) :
-		      fe->dma_read ? fe->dma_read(dev->fe, iova, buf, len) :
-		      -ENODEV;
+	if (write && hot && fe->dma_write_hot)
+		ret = fe->dma_write_hot(dev->fe, iova, buf, len);
+	else if (write && fe->dma_write)
+		ret = fe->dma_write(dev->fe, iova, buf, len);
+	else if (!write && hot && fe->dma_read_hot)
+		ret = fe->dma_read_hot(dev->fe, iova, buf, len);
+	else if (!write && fe->dma_read)
+		ret = fe->dma_read(dev->fe, iova, buf, len);
 	if (ret)
 		vgsp_inc(&dev->cnt.dma_errors);
 	return ret;
+}
+
+static inline int vgsp_dev_dma_hot(struct vgsp_dev *dev, u64 iova, void *buf,
+				   size_t len, bool write)
+{
+	return vgsp_dev_dma_xfer(dev, iova, buf, len, write, true);
 }
 
 /*

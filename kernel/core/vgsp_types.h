@@ -35,6 +35,12 @@ typedef int64_t s64;
 
 #define VGSP_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
+/* A bucket of a 2^@bits table for @x (Fibonacci hashing), @bits 1..32. */
+static inline u32 vgsp_hash32(u32 x, unsigned int bits)
+{
+	return (u32)(x * 0x9e3779b1U) >> (32 - bits);
+}
+
 /*
  * State shared by the BAR-trap path (device lock) and the fifo worker
  * (fifo lock): counters, the pending flags and the timer offset. The

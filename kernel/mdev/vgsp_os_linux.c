@@ -14,6 +14,7 @@
 #include <linux/wait.h>
 
 #include "vgsp_drv.h"
+#include "vgsp_os_linux.h"
 
 struct vgsp_worker {
 	struct task_struct *task;

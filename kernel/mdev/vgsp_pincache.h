@@ -8,18 +8,14 @@
 
 #include <linux/highmem.h>
 #include <linux/lockdep.h>
-#include <linux/mutex.h>
 #include <linux/string.h>
 #include <linux/types.h>
+
+#include "vgsp_os_linux.h"
 
 struct vfio_device;
 struct dentry;
 struct vgsp_dev;
-
-/* The OS seam's lock (vgsp_os_linux.c); here for the assertion below. */
-struct vgsp_lock {
-	struct mutex m;
-};
 
 /*
  * Direct-mapped by IOVA page: enough for both GSP queues (each RPC moves

@@ -95,9 +95,10 @@ struct vgsp_abi {
 	 * that of this message only) and continuation records (function
 	 * @cont_function, header + the next bytes). rpc_info's @total says
 	 * how many bytes the whole RPC spans, given its first message.
-	 * @rpc_function reads the function of a header; @rpc_frame rewrites function and length of one part's
-	 * header. The transport reassembles requests and cuts large replies
-	 * the same way; the ABI only ever sees whole RPCs.
+	 * @rpc_function reads the function of a header; @rpc_frame rewrites
+	 * function and length of one part's header. The transport reassembles
+	 * requests and cuts large replies the same way; the ABI only ever sees
+	 * whole RPCs.
 	 */
 	u32 rpc_hdr_size;
 	u32 cont_function;

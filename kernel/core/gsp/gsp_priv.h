@@ -134,7 +134,8 @@ struct vgsp_gsp_errs {
 
 #define VGSP_FN_TRACK		256	/* function numbers with own stats */
 #define VGSP_CTRL_TRACK		128	/* distinct control commands */
-#define VGSP_CTRL_HASH		256	/* their index: twice as many buckets */
+#define VGSP_CTRL_HASH_BITS	8	/* their index: twice as many buckets */
+#define VGSP_CTRL_HASH		(1U << VGSP_CTRL_HASH_BITS)
 #define VGSP_LAT_BUCKETS	40	/* log2(ns) buckets */
 /*
  * A doorbell answered in its own trap reads the clock (for the RPC latency

@@ -123,9 +123,23 @@ u32 vgsp_msgq_free_slots(struct vgsp_gsp *gsp)
 }
 
 /*
- * The status queue's header, which we own: msgqTxHeader with our write
- * pointer @wptr, then (at VGSP_RXH_OFF) our command read pointer @rptr.
+ * The status queue's header from its write pointer on, at @t: our write
+ * pointer @wptr, the fields after it, and (at VGSP_RXH_OFF) our command
+ * read pointer @rptr. publish() writes only this part.
  */
+#define STAT_TAIL_LEN	(VGSP_RXH_OFF + 4 - VGSP_TXH_WRITE_PTR)
+#define TAIL(field)	((field) - VGSP_TXH_WRITE_PTR)
+
+static void stat_tail(u8 t[STAT_TAIL_LEN], u32 wptr, u32 rptr)
+{
+	vgsp_put32(t, TAIL(VGSP_TXH_WRITE_PTR), wptr);
+	vgsp_put32(t, TAIL(VGSP_TXH_FLAGS), VGSP_MSGQ_FLAG_SWAP_RX);
+	vgsp_put32(t, TAIL(VGSP_TXH_RX_HDR_OFF), VGSP_RXH_OFF);
+	vgsp_put32(t, TAIL(VGSP_TXH_ENTRY_OFF), VGSP_ENTRY_OFF);
+	vgsp_put32(t, TAIL(VGSP_RXH_OFF), rptr);
+}
+
+/* The status queue's header, which we own: msgqTxHeader and our rx one. */
 static void stat_header(const struct vgsp_msgq *q, u8 h[VGSP_RXH_OFF + 4],
 			u32 wptr, u32 rptr)
 {
@@ -133,11 +147,7 @@ static void stat_header(const struct vgsp_msgq *q, u8 h[VGSP_RXH_OFF + 4],
 	vgsp_put32(h, VGSP_TXH_SIZE, q->statq_size);
 	vgsp_put32(h, VGSP_TXH_MSG_SIZE, VGSP_MSG_SLOT);
 	vgsp_put32(h, VGSP_TXH_MSG_COUNT, q->stat_count);
-	vgsp_put32(h, VGSP_TXH_WRITE_PTR, wptr);
-	vgsp_put32(h, VGSP_TXH_FLAGS, VGSP_MSGQ_FLAG_SWAP_RX);
-	vgsp_put32(h, VGSP_TXH_RX_HDR_OFF, VGSP_RXH_OFF);
-	vgsp_put32(h, VGSP_TXH_ENTRY_OFF, VGSP_ENTRY_OFF);
-	vgsp_put32(h, VGSP_RXH_OFF, rptr);
+	stat_tail(h + VGSP_TXH_WRITE_PTR, wptr, rptr);
 }
 
 int vgsp_msgq_link(struct vgsp_gsp *gsp, u64 shm_pa, u32 npages,
@@ -194,21 +204,14 @@ int vgsp_msgq_link(struct vgsp_gsp *gsp, u64 shm_pa, u32 npages,
  */
 static int publish(struct vgsp_gsp *gsp, u32 wptr, u32 rptr)
 {
-	u8 h[VGSP_RXH_OFF + 4 - VGSP_TXH_WRITE_PTR];
+	u8 t[STAT_TAIL_LEN];
 
 	if (rptr == NO_CONSUME)
 		return write_u32(gsp, gsp->q.statq_off + VGSP_TXH_WRITE_PTR,
 				 wptr);
-	/* stat_header()'s fields from the write pointer on */
-#define H(field)	((field) - VGSP_TXH_WRITE_PTR)
-	vgsp_put32(h, H(VGSP_TXH_WRITE_PTR), wptr);
-	vgsp_put32(h, H(VGSP_TXH_FLAGS), VGSP_MSGQ_FLAG_SWAP_RX);
-	vgsp_put32(h, H(VGSP_TXH_RX_HDR_OFF), VGSP_RXH_OFF);
-	vgsp_put32(h, H(VGSP_TXH_ENTRY_OFF), VGSP_ENTRY_OFF);
-	vgsp_put32(h, H(VGSP_RXH_OFF), rptr);
-#undef H
-	if (vgsp_shm_write(gsp, gsp->q.statq_off + VGSP_TXH_WRITE_PTR, h,
-			   sizeof(h)))
+	stat_tail(t, wptr, rptr);
+	if (vgsp_shm_write(gsp, gsp->q.statq_off + VGSP_TXH_WRITE_PTR, t,
+			   sizeof(t)))
 		return -EFAULT;
 	gsp->q.cmd_rptr = rptr;
 	return 0;

@@ -37,8 +37,8 @@ void vgsp_obj_clear(struct vgsp_objtab *t)
 
 static unsigned int bucket(u32 client, u32 handle)
 {
-	return ((client ^ (handle * 0x9e3779b9U)) * 0x85ebca6bU) >>
-	       (32 - VGSP_OBJ_HASH_BITS);
+	return vgsp_hash32(client ^ vgsp_hash32(handle, 32),
+			   VGSP_OBJ_HASH_BITS);
 }
 
 /*

@@ -66,22 +66,18 @@ static int xlat(struct vgsp_gsp *gsp, u32 page, u64 *pa)
 	return ret;
 }
 
-/* Bytes [@off, @off + @len) of the region (vgsp_shm_read/write). */
+/*
+ * Bytes [@off, @off + @len) of the region (vgsp_shm_read/write), page by
+ * page; the usual access is one page whose translation is kept.
+ */
 int vgsp_shm_xfer(struct vgsp_gsp *gsp, u64 off, void *buf, u32 len,
 		  bool write)
 {
-	struct vgsp_msgq *q = &gsp->q;
-	u32 page = (u32)(off / VGSP_PAGE_SIZE), in_page = off % VGSP_PAGE_SIZE;
 	u8 *p = buf;
 
-	if (!q->npages || off + len > (u64)q->npages * VGSP_PAGE_SIZE)
+	if (!gsp->q.npages ||
+	    off + len > (u64)gsp->q.npages * VGSP_PAGE_SIZE)
 		return -EFAULT;
-	/* The usual access: inside one page whose translation is kept. */
-	if (len <= VGSP_PAGE_SIZE - in_page &&
-	    q->xl_tag[page % VGSP_SHM_XLAT] == page + 1)
-		return vgsp_dev_dma_hot(gsp->dev,
-					q->xl_pa[page % VGSP_SHM_XLAT] + in_page,
-					buf, len, write);
 	while (len) {
 		u32 in_page = off % VGSP_PAGE_SIZE;
 		u32 chunk = VGSP_PAGE_SIZE - in_page;

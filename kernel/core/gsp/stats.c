@@ -56,7 +56,7 @@ bool vgsp_stats_ctrl(struct vgsp_gsp *gsp, u32 cmd, u32 size, u32 status,
 {
 	struct vgsp_gsp_stats *st = &gsp->st;
 	struct vgsp_ctrl_stat *c = NULL;
-	unsigned int b = (cmd * 0x9e3779b1U) >> 24, n;	/* 256 buckets */
+	unsigned int b = vgsp_hash32(cmd, VGSP_CTRL_HASH_BITS), n;
 	bool first;
 
 	/* at most VGSP_CTRL_TRACK of the buckets are taken: probes end */

@@ -1015,7 +1015,7 @@ static int ctrl_hash_state;
 
 static unsigned int ctrl_bucket(u32 cmd)
 {
-	return (cmd * 0x9e3779b1U) >> (32 - CTRL_HASH_BITS);
+	return vgsp_hash32(cmd, CTRL_HASH_BITS);
 }
 
 static void ctrl_hash_build(void)
