@@ -289,8 +289,8 @@ static bool bar0_read(struct vgsp_dev *dev, u32 off, void *buf, u32 len)
  * a read handler's computed one) is used, so a byte write never triggers a
  * read side effect.
  */
-static bool bar0_write(struct vgsp_dev *dev, u32 off, const void *buf,
-		       u32 len)
+static __always_inline bool bar0_write(struct vgsp_dev *dev, u32 off,
+				       const void *buf, u32 len)
 {
 	const u8 *in = buf;
 	u32 base = off & ~3U, end = off + len, o;
@@ -408,7 +408,8 @@ bad:
 	return -EINVAL;
 }
 
-int vgsp_dev_bar_write(struct vgsp_dev *dev, unsigned int bar, u64 off,
+VGSP_HOT int vgsp_dev_bar_write(struct vgsp_dev *dev, unsigned int bar,
+				u64 off,
 		       const void *buf, u32 len)
 {
 	struct vgsp_aperture *ap;
@@ -420,7 +421,8 @@ int vgsp_dev_bar_write(struct vgsp_dev *dev, unsigned int bar, u64 off,
 			dev->cnt.bar0_bad++;
 			goto out;
 		}
-		vgsp_bar_share_flush(dev);	/* mirrors first: a doorbell */
+		if (dev->share)		/* mirrors first: a doorbell */
+			vgsp_bar_share_flush(dev);
 		if (vgsp_pramin_access(dev, (u32)off, (void *)buf, len, true) &&
 		    bar0_write(dev, (u32)off, buf, len))
 			dev->cnt.bar0_unknown_writes++;

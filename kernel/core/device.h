@@ -172,6 +172,39 @@ static inline int vgsp_dev_dma_hot(struct vgsp_dev *dev, u64 iova, void *buf,
 }
 
 /*
+ * @n hot accesses in order (vgsp_fe_ops.dma_hot_v), counted as @n
+ * accesses; one frontend call where it has the op. 0 or the first error.
+ */
+static inline int vgsp_dev_dma_hot_v(struct vgsp_dev *dev,
+				     const struct vgsp_dma_seg *seg,
+				     unsigned int n, bool write)
+{
+	const struct vgsp_fe_ops *fe = dev->fe_ops;
+	unsigned int i;
+	int ret;
+
+	if (!fe->dma_hot_v) {
+		for (i = 0; i < n; i++) {
+			ret = vgsp_dev_dma_xfer(dev, seg[i].iova, seg[i].buf,
+						seg[i].len, write, true);
+			if (ret)
+				return ret;
+		}
+		return 0;
+	}
+	vgsp_add(write ? &dev->cnt.dma_writes : &dev->cnt.dma_reads, n);
+	if (!vgsp_cfg_bus_master(&dev->cfg)) {
+		vgsp_inc(&dev->cnt.dma_blocked);
+		vgsp_inc(&dev->cnt.dma_errors);
+		return -EIO;
+	}
+	ret = fe->dma_hot_v(dev->fe, seg, n, write);
+	if (ret)
+		vgsp_inc(&dev->cnt.dma_errors);
+	return ret;
+}
+
+/*
  * BAR0 access from emulation code (lock held): the register model, as a
  * guest access would see it (BAR1 message pages reach the VF window here).
  */

@@ -167,22 +167,6 @@ bool vgsp_regmodel_read(struct vgsp_dev *dev, struct vgsp_regmodel *rm,
 	return true;
 }
 
-void vgsp_regmodel_write_slot(struct vgsp_dev *dev, struct vgsp_regmodel *rm,
-			      int slot, u32 val)
-{
-	const struct vgsp_reg *r = rm->slots[slot].reg;
-	u32 old = rm->values[slot], new;
-
-	new = (old & r->ro_mask) |
-	      (val & ~r->ro_mask & ~r->w1c_mask) |
-	      (old & r->w1c_mask & ~val);
-	rm->values[slot] = new;
-	if (r->write)
-		r->write(dev, r, rm->slots[slot].idx, old, new);
-	if (r->strobe)
-		rm->values[slot] = r->reset;
-}
-
 bool vgsp_regmodel_write(struct vgsp_dev *dev, struct vgsp_regmodel *rm,
 			 u32 offset, u32 val)
 {

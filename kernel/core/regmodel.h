@@ -103,9 +103,27 @@ bool vgsp_regmodel_read(struct vgsp_dev *dev, struct vgsp_regmodel *rm,
 			u32 offset, u32 *val);
 bool vgsp_regmodel_write(struct vgsp_dev *dev, struct vgsp_regmodel *rm,
 			 u32 offset, u32 val);
-/* The same write to a slot vgsp_regmodel_find() returned (>= 0). */
-void vgsp_regmodel_write_slot(struct vgsp_dev *dev, struct vgsp_regmodel *rm,
-			      int slot, u32 val);
+/*
+ * The same write to a slot vgsp_regmodel_find() returned (>= 0). Inline:
+ * a doorbell's trap is one of these, and under TCG a cold call costs
+ * more than the masking (docs/gsp-emulation.md).
+ */
+static __always_inline void vgsp_regmodel_write_slot(struct vgsp_dev *dev,
+						     struct vgsp_regmodel *rm,
+						     int slot, u32 val)
+{
+	const struct vgsp_reg *r = rm->slots[slot].reg;
+	u32 old = rm->values[slot], new;
+
+	new = (old & r->ro_mask) |
+	      (val & ~r->ro_mask & ~r->w1c_mask) |
+	      (old & r->w1c_mask & ~val);
+	rm->values[slot] = new;
+	if (r->write)
+		r->write(dev, r, rm->slots[slot].idx, old, new);
+	if (r->strobe)
+		rm->values[slot] = r->reset;
+}
 
 /*
  * Device-side access for emulation code: no masks, no handlers. Writing an

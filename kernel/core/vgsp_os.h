@@ -134,6 +134,15 @@ struct vgsp_os_ops {
 	const int *trace_live;
 };
 
+/* One piece of a vectored guest-memory access (vgsp_fe_ops.dma_hot_v). */
+#define VGSP_DMA_SEGS_MAX	4
+
+struct vgsp_dma_seg {
+	u64 iova;
+	void *buf;
+	u32 len;
+};
+
 /* Per-instance frontend services. @fe is the frontend's own pointer. */
 struct vgsp_fe_ops {
 	/* Guest memory by IOVA (bus address as the device sees it). 0 or -errno. */
@@ -146,6 +155,17 @@ struct vgsp_fe_ops {
 	 */
 	int (*dma_read_hot)(void *fe, u64 iova, void *buf, size_t len);
 	int (*dma_write_hot)(void *fe, u64 iova, const void *buf, size_t len);
+	/*
+	 * Optional, the same for @n (<= VGSP_DMA_SEGS_MAX) pieces in one
+	 * call, all read or all written, each within one page: a small RPC
+	 * is two of these instead of four single accesses. The pieces are
+	 * accessed in order, and a frontend on a weakly ordered host keeps
+	 * that order visible (the queue header is read before the slot it
+	 * points to; a reply slot is written before the pointer that
+	 * publishes it). NULL: one hot access per piece.
+	 */
+	int (*dma_hot_v)(void *fe, const struct vgsp_dma_seg *seg,
+			 unsigned int n, bool write);
 	/*
 	 * Deliver interrupt @vector (MSI-X vector index; 0 for MSI/INTx).
 	 * Returns true if something was signalled (a trigger is configured

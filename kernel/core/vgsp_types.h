@@ -35,6 +35,77 @@ typedef int64_t s64;
 
 #define VGSP_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
+/*
+ * The small-RPC path in a BAR trap (docs/gsp-emulation.md, "what an RPC
+ * costs under TCG"): its functions go together (GCC's hot section), so
+ * that its jumps and calls stay within few pages, and its rare branches
+ * go out of line.
+ */
+#define VGSP_HOT		__attribute__((__hot__))
+#define VGSP_NOINLINE		__attribute__((__noinline__))
+#define vgsp_unlikely(x)	__builtin_expect(!!(x), 0)
+/*
+ * A stack buffer that is written before it is read: exempt from the
+ * kernel's zeroing of locals (INIT_STACK_ALL_ZERO), which costs a string
+ * store per buffer per RPC. Nothing in one reaches guest memory unless
+ * written first.
+ */
+#if defined(__has_attribute)
+#if __has_attribute(__uninitialized__)
+#define VGSP_NOINIT		__attribute__((__uninitialized__))
+#endif
+#endif
+#ifndef VGSP_NOINIT
+#define VGSP_NOINIT
+#endif
+
+/*
+ * memcpy for the few bytes an RPC moves at a time (a header, a small
+ * command or reply), inline: a kernel memcpy of a length known only at
+ * run time is a call, and under TCG a cold call and its return cost more
+ * than copying a hundred bytes (docs/gsp-emulation.md). Longer copies
+ * take memcpy.
+ */
+#define VGSP_COPY_INLINE_MAX	256
+
+static __always_inline void vgsp_copy(void *dst, const void *src, size_t n)
+{
+	u8 *d = dst;
+	const u8 *s = src;
+
+	if (n > VGSP_COPY_INLINE_MAX) {
+		memcpy(dst, src, n);
+		return;
+	}
+	/*
+	 * 32 bytes a turn (a turn is a jump under TCG); the empty asm keeps
+	 * the compiler from making these loops a memcpy call.
+	 */
+	for (; n >= 32; n -= 32, d += 32, s += 32) {
+		__builtin_memcpy(d, s, 8);
+		__builtin_memcpy(d + 8, s + 8, 8);
+		__builtin_memcpy(d + 16, s + 16, 8);
+		__builtin_memcpy(d + 24, s + 24, 8);
+		__asm__ volatile("" : : : "memory");
+	}
+	for (; n >= 8; n -= 8, d += 8, s += 8) {
+		__builtin_memcpy(d, s, 8);
+		__asm__ volatile("" : : : "memory");
+	}
+	if (n & 4) {
+		__builtin_memcpy(d, s, 4);
+		d += 4;
+		s += 4;
+	}
+	if (n & 2) {
+		__builtin_memcpy(d, s, 2);
+		d += 2;
+		s += 2;
+	}
+	if (n & 1)
+		*d = *s;
+}
+
 /* A bucket of a 2^@bits table for @x (Fibonacci hashing), @bits 1..32. */
 static inline u32 vgsp_hash32(u32 x, unsigned int bits)
 {
@@ -49,6 +120,11 @@ static inline u32 vgsp_hash32(u32 x, unsigned int bits)
 static inline void vgsp_inc(u64 *c)
 {
 	__atomic_fetch_add(c, 1, __ATOMIC_RELAXED);
+}
+
+static inline void vgsp_add(u64 *c, u64 n)
+{
+	__atomic_fetch_add(c, n, __ATOMIC_RELAXED);
 }
 
 static inline u64 vgsp_load64(const u64 *p)

@@ -4,14 +4,16 @@
  * Guest structures are never cast to C structs: offsets are explicit and
  * every access goes through these helpers, so alignment and padding of
  * the host compiler never matter. Each reads through one pointer (b + off)
- * so that the compiler can merge the bytes into one load or store.
+ * so that the compiler can merge the bytes into one load or store; they
+ * are forced inline, as the kernel's inliner judges the eight-byte forms
+ * too big before it merges them and made each a call.
  */
 #ifndef VGSP_GSP_WIRE_H
 #define VGSP_GSP_WIRE_H
 
 #include "vgsp_types.h"
 
-static inline u32 vgsp_get32(const u8 *b, u32 off)
+static __always_inline u32 vgsp_get32(const u8 *b, u32 off)
 {
 	const u8 *p = b + off;
 
@@ -19,7 +21,7 @@ static inline u32 vgsp_get32(const u8 *b, u32 off)
 	       (u32)p[3] << 24;
 }
 
-static inline u64 vgsp_get64(const u8 *b, u32 off)
+static __always_inline u64 vgsp_get64(const u8 *b, u32 off)
 {
 	const u8 *p = b + off;
 
@@ -28,7 +30,7 @@ static inline u64 vgsp_get64(const u8 *b, u32 off)
 	       (u64)p[6] << 48 | (u64)p[7] << 56;
 }
 
-static inline void vgsp_put16(u8 *b, u32 off, u16 v)
+static __always_inline void vgsp_put16(u8 *b, u32 off, u16 v)
 {
 	u8 *p = b + off;
 
@@ -36,7 +38,7 @@ static inline void vgsp_put16(u8 *b, u32 off, u16 v)
 	p[1] = v >> 8;
 }
 
-static inline void vgsp_put32(u8 *b, u32 off, u32 v)
+static __always_inline void vgsp_put32(u8 *b, u32 off, u32 v)
 {
 	u8 *p = b + off;
 
@@ -46,7 +48,7 @@ static inline void vgsp_put32(u8 *b, u32 off, u32 v)
 	p[3] = v >> 24;
 }
 
-static inline void vgsp_put64(u8 *b, u32 off, u64 v)
+static __always_inline void vgsp_put64(u8 *b, u32 off, u64 v)
 {
 	vgsp_put32(b, off, (u32)v);
 	vgsp_put32(b, off + 4, (u32)(v >> 32));

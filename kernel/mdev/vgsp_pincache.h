@@ -12,6 +12,7 @@
 #include <linux/types.h>
 
 #include "vgsp_os_linux.h"
+#include "vgsp_types.h"
 
 struct vfio_device;
 struct dentry;
@@ -55,7 +56,7 @@ bool vgsp_pincache_fill(struct vgsp_pincache *pc, struct vgsp_pin *s,
  * (the caller then goes through vfio_dma_rw, which reports the real
  * error). Inline: under TCG every call on the RPC path costs.
  */
-static inline int vgsp_pincache_rw(struct vgsp_pincache *pc,
+static __always_inline int vgsp_pincache_rw(struct vgsp_pincache *pc,
 				   struct vfio_device *vdev, u64 iova,
 				   void *buf, size_t len, bool write)
 {
@@ -72,9 +73,9 @@ static inline int vgsp_pincache_rw(struct vgsp_pincache *pc,
 		return -EAGAIN;
 	k = kmap_local_page(s->page);
 	if (write)
-		memcpy(k + off, buf, len);
+		vgsp_copy(k + off, buf, len);
 	else
-		memcpy(buf, k + off, len);
+		vgsp_copy(buf, k + off, len);
 	kunmap_local(k);
 	return 0;
 }

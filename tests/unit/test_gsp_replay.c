@@ -65,6 +65,21 @@ static int ip_dma_write(void *fe, u64 iova, const void *buf, size_t len)
 	return ip_dma(fe, iova, (void *)buf, len, true);
 }
 
+/* As vgsp.ko's: the pieces in order, the first failure ends the call. */
+static int ip_dma_hot_v(void *fe, const struct vgsp_dma_seg *seg,
+			unsigned int n, bool write)
+{
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < n; i++) {
+		ret = ip_dma(fe, seg[i].iova, seg[i].buf, seg[i].len, write);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
 static bool ip_irq(void *fe, unsigned int vector)
 {
 	struct inproc *ip = fe;
@@ -79,6 +94,7 @@ static bool ip_irq(void *fe, unsigned int vector)
 static const struct vgsp_fe_ops ip_fe_ops = {
 	.dma_read = ip_dma_read,
 	.dma_write = ip_dma_write,
+	.dma_hot_v = ip_dma_hot_v,
 	.irq_signal = ip_irq,
 };
 

@@ -89,8 +89,9 @@ static void retrigger_write(struct vgsp_dev *dev, const struct vgsp_reg *reg,
 		vgsp_intr_gsp_retrigger(gsp_of(dev));
 }
 
-static void queue_head_write(struct vgsp_dev *dev, const struct vgsp_reg *reg,
-			     unsigned int idx, u32 old, u32 val)
+static VGSP_HOT void queue_head_write(struct vgsp_dev *dev,
+				      const struct vgsp_reg *reg,
+				      unsigned int idx, u32 old, u32 val)
 {
 	/* Queue 0 is the RM task; the value written carries no meaning. */
 	if (idx == 0 && gsp_of(dev))

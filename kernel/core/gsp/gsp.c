@@ -179,7 +179,7 @@ unsigned int vgsp_rpc_inline_us = VGSP_RPC_INLINE_US_DEFAULT;
  * queued now, within the budget (gsp.h); whatever is left wakes the worker.
  * A wakeup costs a scheduling delay (a timer tick under TCG: issue #13).
  */
-void vgsp_gsp_doorbell(struct vgsp_gsp *gsp)
+VGSP_HOT void vgsp_gsp_doorbell(struct vgsp_gsp *gsp)
 {
 	u32 us = __atomic_load_n(&vgsp_rpc_inline_us, __ATOMIC_RELAXED);
 	u64 now = 0;

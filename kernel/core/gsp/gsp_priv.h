@@ -263,6 +263,15 @@ struct vgsp_msgq {
 	u32 stat_wptr;			/* next status slot we fill */
 	u32 tx_seq;			/* next status seqNum */
 	u32 cpu_wptr, cpu_rptr;		/* as last read from the guest */
+	/*
+	 * The command queue's header as last found valid (msgq.c), less
+	 * its write pointer: bytes 0x00-0x0f, 0x14, 0x18-0x1f. The same
+	 * bytes again need no second validation.
+	 */
+	bool cmd_geo_ok;
+	u64 cmd_geo[3];
+	u32 cmd_geo_flags;
+	u32 cmd_entry_off, cmd_rx_off;
 	/* Large RPCs (continuation records), data in gsp->big_req/big_rep */
 	u32 big_total, big_have;	/* request being reassembled; 0: none */
 	bool big_skip;			/* too long to keep: first message only */
@@ -394,8 +403,33 @@ extern const struct vgsp_reg vgsp_intr_regs[VGSP_INTR_NREGS];
 void vgsp_intr_reset(struct vgsp_gsp *gsp);
 /* Look up the registers vgsp_intr_gsp_raise sets (once: the map is fixed). */
 void vgsp_intr_init(struct vgsp_gsp *gsp);
-/* Status queue gained messages: SWGEN0, leaf bit, MSI-X when enabled. */
-void vgsp_intr_gsp_raise(struct vgsp_gsp *gsp);
+void vgsp_intr_gsp_edge(struct vgsp_gsp *gsp);
+
+/*
+ * Status queue gained messages: SWGEN0, and on its edge the leaf bit and
+ * the MSI-X (when enabled). The falcon's interrupt is edge triggered, as
+ * kgspService treats it (it clears SWGEN0 before draining the queue, then
+ * writes INTR_RETRIGGER): a message posted while SWGEN0 is still pending
+ * is found by the drain already under way, or, while the driver polls
+ * with the interrupt unacknowledged, by the poll. Sending an MSI-X for
+ * each of those was half a microsecond per RPC under TCG and a guest
+ * interrupt (with its register traps) that found nothing new. Inline: the
+ * merged case is every polled RPC's.
+ */
+static __always_inline void vgsp_intr_gsp_raise(struct vgsp_gsp *gsp)
+{
+	u32 *irqstat;
+
+	if (gsp->reg_irqstat >= 0) {
+		irqstat = &gsp->dev->regs.values[gsp->reg_irqstat];
+		if (*irqstat & VGSP_IRQ_SWGEN0) {
+			gsp->st.e.irqs_merged++;
+			return;
+		}
+		*irqstat |= VGSP_IRQ_SWGEN0;
+	}
+	vgsp_intr_gsp_edge(gsp);
+}
 /* Re-deliver if the GSP interrupt is still pending (retrigger). */
 void vgsp_intr_gsp_retrigger(struct vgsp_gsp *gsp);
 
@@ -403,6 +437,77 @@ void vgsp_intr_gsp_retrigger(struct vgsp_gsp *gsp);
 /* shm.c: the shared region through the guest's page table */
 int vgsp_shm_xfer(struct vgsp_gsp *gsp, u64 off, void *buf, u32 len,
 		  bool write);
+
+int vgsp_shm_xlat(struct vgsp_gsp *gsp, u32 page, u64 *pa);
+
+/*
+ * The guest address of region page @page: the kept translation, else the
+ * walk (which keeps it). Inline, as the rest of a small RPC's path: under
+ * TCG a cold call and its return cost more than the work of most of the
+ * functions on it (docs/gsp-emulation.md).
+ */
+static __always_inline int vgsp_shm_page(struct vgsp_gsp *gsp, u32 page,
+					 u64 *pa)
+{
+	const struct vgsp_msgq *q = &gsp->q;
+	u32 i = page % VGSP_SHM_XLAT;
+
+	if (q->xl_tag[i] == page + 1) {
+		*pa = q->xl_pa[i];
+		return 0;
+	}
+	return vgsp_shm_xlat(gsp, page, pa);
+}
+
+struct vgsp_shm_seg {
+	u64 off;		/* in the region */
+	void *buf;
+	u32 len;
+};
+
+/*
+ * @n pieces of the region in order, each within one page of it (else
+ * they go one by one through vgsp_shm_xfer): one vectored frontend
+ * access. A small RPC is two of these (queue header + command; reply +
+ * the pointers that publish it).
+ */
+static __always_inline int vgsp_shm_xfer_v(struct vgsp_gsp *gsp,
+					   const struct vgsp_shm_seg *seg,
+					   unsigned int n, bool write)
+{
+	u64 end = (u64)gsp->q.npages * VGSP_PAGE_SIZE;
+	struct vgsp_dma_seg d[VGSP_DMA_SEGS_MAX] VGSP_NOINIT;
+	unsigned int i;
+	int ret;
+
+	if (n > VGSP_DMA_SEGS_MAX)
+		return -EINVAL;
+	for (i = 0; i < n; i++) {
+		u32 in_page = seg[i].off % VGSP_PAGE_SIZE;
+		u64 pa;
+
+		if (seg[i].off + seg[i].len > end)
+			return -EFAULT;
+		if (!seg[i].len || seg[i].len > VGSP_PAGE_SIZE - in_page)
+			goto one_by_one;
+		ret = vgsp_shm_page(gsp, (u32)(seg[i].off / VGSP_PAGE_SIZE),
+				    &pa);
+		if (ret)
+			return ret;
+		d[i].iova = pa + in_page;
+		d[i].buf = seg[i].buf;
+		d[i].len = seg[i].len;
+	}
+	return vgsp_dev_dma_hot_v(gsp->dev, d, n, write);
+one_by_one:
+	for (i = 0; i < n; i++) {
+		ret = vgsp_shm_xfer(gsp, seg[i].off, seg[i].buf, seg[i].len,
+				    write);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
 
 static inline int vgsp_shm_read(struct vgsp_gsp *gsp, u64 off, void *buf,
 				u32 len)
@@ -422,26 +527,45 @@ int vgsp_msgq_link(struct vgsp_gsp *gsp, u64 shm_pa, u32 npages,
 /*
  * One pass of both below (@budget_ns 0: the worker's, no limit).
  * @doorbell_ns: when the doorbell rang, 0 when it was not read; replies
- * record their latency from it.
+ * record their latency from it. @done: commands of this doorbell the
+ * fast path answered already (they count toward the batch and budget).
  */
-bool vgsp_msgq_pass(struct vgsp_gsp *gsp, u64 doorbell_ns, u64 budget_ns);
+bool vgsp_msgq_pass(struct vgsp_gsp *gsp, u64 doorbell_ns, u64 budget_ns,
+		    u32 done);
 
 /* Consume commands; returns true if more work remains. */
 static inline bool vgsp_msgq_process(struct vgsp_gsp *gsp, u64 doorbell_ns)
 {
-	return vgsp_msgq_pass(gsp, doorbell_ns, 0);
+	return vgsp_msgq_pass(gsp, doorbell_ns, 0, 0);
 }
 
+enum vgsp_fast {
+	VGSP_FAST_NO,		/* not the common case: the pass looks */
+	VGSP_FAST_EMPTY,	/* nothing (more) queued */
+	VGSP_FAST_MORE,		/* answered one, more are queued */
+};
+
 /*
- * The fast path (a doorbell's BAR trap): the same, but only one-record
- * commands, no large reply, and nothing begun @budget_ns (> 0) after the
- * doorbell (after the first command, when @doorbell_ns is 0). True when
- * something is left for the worker.
+ * A doorbell's common case (msgq.c): the one-slot command at our read
+ * pointer, answered in two accesses of guest memory.
+ */
+enum vgsp_fast vgsp_msgq_fast(struct vgsp_gsp *gsp, u64 doorbell_ns);
+
+/*
+ * The fast path (a doorbell's BAR trap): the common case above, then the
+ * pass, but only one-record commands, no large reply, and nothing begun
+ * @budget_ns (> 0) after the doorbell (after the first command, when
+ * @doorbell_ns is 0). True when something is left for the worker.
  */
 static inline bool vgsp_msgq_process_inline(struct vgsp_gsp *gsp,
 					    u64 doorbell_ns, u64 budget_ns)
 {
-	return vgsp_msgq_pass(gsp, doorbell_ns, budget_ns);
+	enum vgsp_fast f = vgsp_msgq_fast(gsp, doorbell_ns);
+
+	if (f == VGSP_FAST_EMPTY)
+		return false;
+	return vgsp_msgq_pass(gsp, doorbell_ns, budget_ns,
+			      f == VGSP_FAST_MORE ? 1 : 0);
 }
 int vgsp_msgq_send(struct vgsp_gsp *gsp, u8 *msg, u32 rpc_len);
 u32 vgsp_msgq_checksum(const u8 *buf, u32 len);
@@ -483,18 +607,116 @@ enum vgsp_obj_err vgsp_obj_alloc(struct vgsp_objtab *t, u32 client,
 				 enum vgsp_obj_kind kind);
 /* Frees @handle and its descendants; returns the count or -ENOENT. */
 int vgsp_obj_free(struct vgsp_objtab *t, u32 client, u32 handle);
-struct vgsp_obj *vgsp_obj_find(struct vgsp_objtab *t, u32 client,
-			       u32 handle);
 
-/* stats.c */
-void vgsp_stats_rpc(struct vgsp_gsp *gsp, const struct vgsp_rpc_outcome *o,
-		    u64 latency_ns, bool replied);
+static inline unsigned int vgsp_obj_bucket(u32 client, u32 handle)
+{
+	return vgsp_hash32(client ^ vgsp_hash32(handle, 32),
+			   VGSP_OBJ_HASH_BITS);
+}
+
+/* Inline: every control looks its object up (vgsp_shm_page's reason). */
+static __always_inline struct vgsp_obj *vgsp_obj_find(struct vgsp_objtab *t,
+						      u32 client, u32 handle)
+{
+	unsigned int b = vgsp_obj_bucket(client, handle), n;
+
+	/* live objects are at most half the buckets: an empty one ends it */
+	for (n = 0; n < VGSP_OBJ_HASH; n++) {
+		u16 e = t->hash[b];
+		struct vgsp_obj *o;
+
+		if (!e)
+			return NULL;
+		o = &t->o[e - 1];
+		if (o->client == client && o->handle == handle)
+			return o;
+		b = (b + 1) & (VGSP_OBJ_HASH - 1);
+	}
+	return NULL;
+}
+
+/*
+ * stats.c keeps the names; counting is inline here, as it runs on every
+ * RPC (vgsp_shm_page's reason).
+ */
+/* floor(log2(ns)), capped: one instruction, not a loop per bit. */
+static __always_inline unsigned int vgsp_log2_bucket(u64 ns)
+{
+	unsigned int b = ns > 1 ? 63 - (unsigned int)__builtin_clzll(ns) : 0;
+
+	return b < VGSP_LAT_BUCKETS - 1 ? b : VGSP_LAT_BUCKETS - 1;
+}
+
+static __always_inline void vgsp_stats_rpc(struct vgsp_gsp *gsp,
+					   const struct vgsp_rpc_outcome *o,
+					   u64 latency_ns, bool replied)
+{
+	struct vgsp_gsp_stats *st = &gsp->st;
+	struct vgsp_fn_stat *f = o->function < VGSP_FN_TRACK ?
+				 &st->fn[o->function] : &st->fn_other;
+	struct vgsp_rpc_log_entry *l = &st->log[st->log_seq % VGSP_RPC_LOG];
+
+	f->req++;
+	if (o->error)
+		f->err++;
+	else
+		f->ok++;
+	if (replied && latency_ns) {
+		st->lat_hist[vgsp_log2_bucket(latency_ns)]++;
+		st->lat_count++;
+		st->lat_total_ns += latency_ns;
+		if (latency_ns > st->lat_max_ns)
+			st->lat_max_ns = latency_ns;
+	}
+	l->seq = st->log_seq++;
+	l->function = o->function;
+	l->cmd = o->cmd;
+	l->status = o->status;
+	l->flags = (o->has_cmd ? 1 : 0) | (o->error ? 2 : 0) |
+		   (replied ? 0 : 4);
+	l->latency_ns = latency_ns;
+}
+
 /*
  * Count one control call. Returns true the first time @cmd is answered
  * NOT_SUPPORTED, so the caller logs each unknown command once.
  */
-bool vgsp_stats_ctrl(struct vgsp_gsp *gsp, u32 cmd, u32 size, u32 status,
-		     bool supported);
+static __always_inline bool vgsp_stats_ctrl(struct vgsp_gsp *gsp, u32 cmd,
+					    u32 size, u32 status,
+					    bool supported)
+{
+	struct vgsp_gsp_stats *st = &gsp->st;
+	struct vgsp_ctrl_stat *c = NULL;
+	unsigned int b = vgsp_hash32(cmd, VGSP_CTRL_HASH_BITS), n;
+	bool first;
+
+	/* at most VGSP_CTRL_TRACK of the buckets are taken: probes end */
+	for (n = 0; n < VGSP_CTRL_HASH && st->ctrl_idx[b]; n++) {
+		if (st->ctrl[st->ctrl_idx[b] - 1].cmd == cmd) {
+			c = &st->ctrl[st->ctrl_idx[b] - 1];
+			break;
+		}
+		b = (b + 1) % VGSP_CTRL_HASH;
+	}
+	if (!c) {
+		if (st->nctrl == VGSP_CTRL_TRACK || st->ctrl_idx[b]) {
+			st->ctrl_untracked++;
+			return false;
+		}
+		c = &st->ctrl[st->nctrl++];
+		c->cmd = cmd;
+		st->ctrl_idx[b] = (u8)st->nctrl;
+	}
+	c->count++;
+	c->last_status = status;
+	c->last_size = size;
+	if (supported)
+		return false;
+	first = c->unsupported == 0;
+	c->unsupported++;
+	gsp->st.e.unknown_controls++;
+	return first;
+}
 extern const char *const vgsp_gsp_err_names[];
 extern const unsigned int vgsp_gsp_nerrs;
 

@@ -101,28 +101,11 @@ void vgsp_intr_init(struct vgsp_gsp *gsp)
 }
 
 /*
- * Every message posted sets SWGEN0. The falcon's interrupt is edge
- * triggered, as kgspService treats it (it clears SWGEN0 before draining
- * the queue, then writes INTR_RETRIGGER): only a 0 -> 1 change of SWGEN0
- * sets the leaf bit and sends the MSI-X. A message posted while SWGEN0 is
- * still pending is found by the drain already under way, or, while the
- * driver polls with the interrupt unacknowledged, by the poll. Sending an
- * MSI-X for each of those was half a microsecond per RPC under TCG and a
- * guest interrupt (with its register traps) that found nothing new.
- * Register slots are looked up once (intr_init).
+ * SWGEN0's edge (0 -> 1, gsp_priv.h's vgsp_intr_gsp_raise): the leaf bit
+ * and the MSI-X. Register slots are looked up once (intr_init).
  */
-void vgsp_intr_gsp_raise(struct vgsp_gsp *gsp)
+void vgsp_intr_gsp_edge(struct vgsp_gsp *gsp)
 {
-	u32 *irqstat;
-
-	if (gsp->reg_irqstat >= 0) {
-		irqstat = &gsp->dev->regs.values[gsp->reg_irqstat];
-		if (*irqstat & VGSP_IRQ_SWGEN0) {
-			gsp->st.e.irqs_merged++;
-			return;
-		}
-		*irqstat |= VGSP_IRQ_SWGEN0;
-	}
 	raise_at(gsp, gsp->chip->irq_vector, gsp->reg_gsp_leaf);
 }
 

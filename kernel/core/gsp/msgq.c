@@ -19,7 +19,7 @@
  * already reduced): a compare instead of a division, which under TCG is a
  * helper call, and a small RPC made eight.
  */
-static inline u32 wrap(u32 x, u32 n)
+static __always_inline u32 wrap(u32 x, u32 n)
 {
 	return x >= n ? x - n : x;
 }
@@ -51,7 +51,7 @@ u32 vgsp_msgq_checksum(const u8 *buf, u32 len)
 	return checksum(buf, len);
 }
 
-static u32 stat_slot_off(const struct vgsp_msgq *q, u32 slot)
+static __always_inline u32 stat_slot_off(const struct vgsp_msgq *q, u32 slot)
 {
 	return q->statq_off + VGSP_ENTRY_OFF + slot * VGSP_MSG_SLOT;
 }
@@ -64,12 +64,70 @@ static int write_u32(struct vgsp_gsp *gsp, u64 off, u32 v)
 	return vgsp_shm_write(gsp, off, b, 4);
 }
 
+/*
+ * The header bytes other than the write pointer are those last found
+ * valid: CPU-RM writes them once, at init, so a doorbell only needs the
+ * write pointer checked.
+ */
+static __always_inline bool geo_same(const struct vgsp_msgq *q, const u8 *h)
+{
+	return q->cmd_geo_ok &&
+	       vgsp_get64(h, VGSP_TXH_VERSION) == q->cmd_geo[0] &&
+	       vgsp_get64(h, VGSP_TXH_MSG_SIZE) == q->cmd_geo[1] &&
+	       vgsp_get64(h, VGSP_TXH_RX_HDR_OFF) == q->cmd_geo[2] &&
+	       vgsp_get32(h, VGSP_TXH_FLAGS) == q->cmd_geo_flags;
+}
+
+/*
+ * Validate the command-queue header @h (VGSP_TXH_LEN bytes) into @v, all
+ * but cpu_rptr; -EINVAL (counted) when it is not usable.
+ */
+static int check_cmdq(struct vgsp_gsp *gsp, const u8 *h, struct cmdq_view *v)
+{
+	struct vgsp_msgq *q = &gsp->q;
+	u32 size, msg_size, rx_off;
+
+	v->wptr = vgsp_get32(h, VGSP_TXH_WRITE_PTR);
+	if (geo_same(q, h)) {
+		v->count = q->cmd_count;
+		v->entry_off = q->cmd_entry_off;
+		if (v->wptr < v->count)
+			return 0;
+		goto bad;
+	}
+	size = vgsp_get32(h, VGSP_TXH_SIZE);
+	msg_size = vgsp_get32(h, VGSP_TXH_MSG_SIZE);
+	v->count = vgsp_get32(h, VGSP_TXH_MSG_COUNT);
+	v->entry_off = vgsp_get32(h, VGSP_TXH_ENTRY_OFF);
+	rx_off = vgsp_get32(h, VGSP_TXH_RX_HDR_OFF);
+	if (vgsp_get32(h, VGSP_TXH_VERSION) != 0 || size != q->cmdq_size ||
+	    msg_size != VGSP_MSG_SLOT || v->entry_off < VGSP_ENTRY_OFF ||
+	    v->entry_off % VGSP_MSG_SLOT || v->entry_off >= size ||
+	    v->count != (size - v->entry_off) / VGSP_MSG_SLOT ||
+	    v->count < MIN_QUEUE_SLOTS || v->wptr >= v->count ||
+	    !(vgsp_get32(h, VGSP_TXH_FLAGS) & VGSP_MSGQ_FLAG_SWAP_RX) ||
+	    rx_off < VGSP_TXH_LEN || rx_off % 4 || rx_off > v->entry_off - 4)
+		goto bad;
+	q->cmd_geo_ok = true;
+	q->cmd_geo[0] = vgsp_get64(h, VGSP_TXH_VERSION);
+	q->cmd_geo[1] = vgsp_get64(h, VGSP_TXH_MSG_SIZE);
+	q->cmd_geo[2] = vgsp_get64(h, VGSP_TXH_RX_HDR_OFF);
+	q->cmd_geo_flags = vgsp_get32(h, VGSP_TXH_FLAGS);
+	q->cmd_entry_off = v->entry_off;
+	q->cmd_rx_off = rx_off;
+	q->cmd_count = v->count;
+	return 0;
+bad:
+	q->cmd_geo_ok = false;
+	gsp->st.e.cmdq_hdr_bad++;
+	return -EINVAL;
+}
+
 /* Read and validate the guest's command-queue header. */
 static int read_cmdq(struct vgsp_gsp *gsp, struct cmdq_view *v)
 {
 	struct vgsp_msgq *q = &gsp->q;
 	u8 h[VGSP_TXH_LEN + 4], r[4];
-	u32 size, msg_size, rx_off;
 	int ret;
 
 	/* The rx header usually follows: both in one read of guest memory. */
@@ -78,39 +136,26 @@ static int read_cmdq(struct vgsp_gsp *gsp, struct cmdq_view *v)
 		gsp->st.e.shm_errors++;
 		return ret;
 	}
-	size = vgsp_get32(h, VGSP_TXH_SIZE);
-	msg_size = vgsp_get32(h, VGSP_TXH_MSG_SIZE);
-	v->count = vgsp_get32(h, VGSP_TXH_MSG_COUNT);
-	v->entry_off = vgsp_get32(h, VGSP_TXH_ENTRY_OFF);
-	v->wptr = vgsp_get32(h, VGSP_TXH_WRITE_PTR);
-	rx_off = vgsp_get32(h, VGSP_TXH_RX_HDR_OFF);
-	if (vgsp_get32(h, VGSP_TXH_VERSION) != 0 || size != q->cmdq_size ||
-	    msg_size != VGSP_MSG_SLOT || v->entry_off < VGSP_ENTRY_OFF ||
-	    v->entry_off % VGSP_MSG_SLOT || v->entry_off >= size ||
-	    v->count != (size - v->entry_off) / VGSP_MSG_SLOT ||
-	    v->count < MIN_QUEUE_SLOTS || v->wptr >= v->count ||
-	    !(vgsp_get32(h, VGSP_TXH_FLAGS) & VGSP_MSGQ_FLAG_SWAP_RX) ||
-	    rx_off < VGSP_TXH_LEN || rx_off % 4 || rx_off > v->entry_off - 4) {
-		gsp->st.e.cmdq_hdr_bad++;
-		return -EINVAL;
-	}
-	if (rx_off == VGSP_TXH_LEN) {
+	ret = check_cmdq(gsp, h, v);
+	if (ret)
+		return ret;
+	if (q->cmd_rx_off == VGSP_TXH_LEN) {
 		memcpy(r, h + VGSP_TXH_LEN, sizeof(r));
 	} else {
-		ret = vgsp_shm_read(gsp, q->cmdq_off + rx_off, r, sizeof(r));
+		ret = vgsp_shm_read(gsp, q->cmdq_off + q->cmd_rx_off, r,
+				    sizeof(r));
 		if (ret) {
 			gsp->st.e.shm_errors++;
 			return ret;
 		}
 	}
 	v->cpu_rptr = vgsp_get32(r, 0);
-	q->cmd_count = v->count;
 	q->cpu_wptr = v->wptr;
 	q->cpu_rptr = v->cpu_rptr;
 	return 0;
 }
 
-static u32 stat_free(const struct vgsp_msgq *q, u32 cpu_rptr)
+static __always_inline u32 stat_free(const struct vgsp_msgq *q, u32 cpu_rptr)
 {
 	if (!q->stat_count || cpu_rptr >= q->stat_count)
 		return 0;	/* a pointer out of range means "full" */
@@ -125,12 +170,12 @@ u32 vgsp_msgq_free_slots(struct vgsp_gsp *gsp)
 /*
  * The status queue's header from its write pointer on, at @t: our write
  * pointer @wptr, the fields after it, and (at VGSP_RXH_OFF) our command
- * read pointer @rptr. publish() writes only this part.
+ * read pointer @rptr. A reply writes only this part (publish_seg()).
  */
 #define STAT_TAIL_LEN	(VGSP_RXH_OFF + 4 - VGSP_TXH_WRITE_PTR)
 #define TAIL(field)	((field) - VGSP_TXH_WRITE_PTR)
 
-static void stat_tail(u8 t[STAT_TAIL_LEN], u32 wptr, u32 rptr)
+static __always_inline void stat_tail(u8 t[STAT_TAIL_LEN], u32 wptr, u32 rptr)
 {
 	vgsp_put32(t, TAIL(VGSP_TXH_WRITE_PTR), wptr);
 	vgsp_put32(t, TAIL(VGSP_TXH_FLAGS), VGSP_MSGQ_FLAG_SWAP_RX);
@@ -195,34 +240,38 @@ int vgsp_msgq_link(struct vgsp_gsp *gsp, u64 shm_pa, u32 npages,
 #define NO_CONSUME	0xffffffffU
 
 /*
- * Our status-queue write pointer, and with @rptr != NO_CONSUME our command
- * read pointer too, in one write: both are in the header we own, 0x10
- * apart, and the fields between them are stat_header()'s, as link wrote
- * them. CPU-RM reads each pointer on its own (the write pointer for
- * replies, the read pointer for room to send), so nothing needs one
- * visible before the other; the reply slot is complete before either.
+ * The piece that publishes a reply: our status-queue write pointer, and
+ * with @rptr != NO_CONSUME our command read pointer too, in one write:
+ * both are in the header we own, 0x10 apart, and the fields between them
+ * are stat_header()'s, as link wrote them. CPU-RM reads each pointer on
+ * its own (the write pointer for replies, the read pointer for room to
+ * send), so nothing needs one visible before the other; the reply slot is
+ * written before either.
  */
-static int publish(struct vgsp_gsp *gsp, u32 wptr, u32 rptr)
+static __always_inline void publish_seg(struct vgsp_gsp *gsp,
+					struct vgsp_shm_seg *seg,
+					u8 t[STAT_TAIL_LEN], u32 wptr,
+					u32 rptr)
 {
-	u8 t[STAT_TAIL_LEN];
-
-	if (rptr == NO_CONSUME)
-		return write_u32(gsp, gsp->q.statq_off + VGSP_TXH_WRITE_PTR,
-				 wptr);
-	stat_tail(t, wptr, rptr);
-	if (vgsp_shm_write(gsp, gsp->q.statq_off + VGSP_TXH_WRITE_PTR, t,
-			   sizeof(t)))
-		return -EFAULT;
-	gsp->q.cmd_rptr = rptr;
-	return 0;
+	seg->off = gsp->q.statq_off + VGSP_TXH_WRITE_PTR;
+	seg->buf = t;
+	if (rptr == NO_CONSUME) {
+		vgsp_put32(t, 0, wptr);
+		seg->len = 4;
+	} else {
+		stat_tail(t, wptr, rptr);
+		seg->len = STAT_TAIL_LEN;
+	}
 }
 
-static int send(struct vgsp_gsp *gsp, u8 *msg, u32 rpc_len, bool reread,
-		u32 rptr)
+static __always_inline int send(struct vgsp_gsp *gsp, u8 *msg, u32 rpc_len,
+				bool reread, u32 rptr)
 {
 	struct vgsp_msgq *q = &gsp->q;
-	struct cmdq_view v;
-	u32 total, len8, elems, k, cpu_rptr;
+	struct vgsp_shm_seg seg[2] VGSP_NOINIT;
+	u8 t[STAT_TAIL_LEN] VGSP_NOINIT;
+	struct cmdq_view v VGSP_NOINIT;
+	u32 total, len8, elems, k, cpu_rptr, wptr;
 
 	if (rpc_len < VGSP_ELEM_MIN_RPC || rpc_len > VGSP_MSG_MAX - VGSP_ELEM_HDR)
 		return -EINVAL;
@@ -235,25 +284,43 @@ static int send(struct vgsp_gsp *gsp, u8 *msg, u32 rpc_len, bool reread,
 		gsp->st.e.statq_full++;
 		return -ENOSPC;
 	}
-	memset(msg, 0, VGSP_ELEM_HDR);
-	memset(msg + total, 0, len8 - total);
+	/* plain stores: a memset here is a string op, slow under TCG */
+	for (k = 0; k < VGSP_ELEM_HDR; k += 8)
+		vgsp_put64(msg, k, 0);
+	if (total & 7)	/* the checksummed pad: zero, not a stale byte */
+		vgsp_put64(msg, total & ~7U, vgsp_get64(msg, total & ~7U) &
+			   ((1ULL << 8 * (total & 7)) - 1));
 	vgsp_put32(msg, VGSP_ELEM_SEQ, q->tx_seq);
 	vgsp_put32(msg, VGSP_ELEM_COUNT, elems);
 	vgsp_put32(msg, VGSP_ELEM_CHECKSUM, checksum(msg, len8));
-	for (k = 0; k < elems; k++) {
-		u32 chunk = len8 - k * VGSP_MSG_SLOT;
-		u32 slot = wrap(q->stat_wptr + k, q->stat_count);
+	wptr = wrap(q->stat_wptr + elems, q->stat_count);
+	/* Each slot complete before the pointer that publishes them. */
+	if (elems == 1) {
+		/* the usual reply: slot and pointers in one access */
+		seg[0].off = stat_slot_off(q, q->stat_wptr);
+		seg[0].buf = msg;
+		seg[0].len = len8;
+		publish_seg(gsp, &seg[1], t, wptr, rptr);
+		if (vgsp_shm_xfer_v(gsp, seg, 2, true))
+			goto fault;
+	} else {
+		for (k = 0; k < elems; k++) {
+			u32 chunk = len8 - k * VGSP_MSG_SLOT;
+			u32 slot = wrap(q->stat_wptr + k, q->stat_count);
 
-		if (chunk > VGSP_MSG_SLOT)
-			chunk = VGSP_MSG_SLOT;
-		if (vgsp_shm_write(gsp, stat_slot_off(q, slot),
-				   msg + k * VGSP_MSG_SLOT, chunk))
+			if (chunk > VGSP_MSG_SLOT)
+				chunk = VGSP_MSG_SLOT;
+			if (vgsp_shm_write(gsp, stat_slot_off(q, slot),
+					   msg + k * VGSP_MSG_SLOT, chunk))
+				goto fault;
+		}
+		publish_seg(gsp, &seg[1], t, wptr, rptr);
+		if (vgsp_shm_write(gsp, seg[1].off, t, seg[1].len))
 			goto fault;
 	}
-	/* Publish only after the slots are complete. */
-	if (publish(gsp, wrap(q->stat_wptr + elems, q->stat_count), rptr))
-		goto fault;
-	q->stat_wptr = wrap(q->stat_wptr + elems, q->stat_count);
+	if (rptr != NO_CONSUME)
+		q->cmd_rptr = rptr;
+	q->stat_wptr = wptr;
 	q->tx_seq++;
 	gsp->st.e.msgs_tx++;
 	vgsp_intr_gsp_raise(gsp);
@@ -269,7 +336,7 @@ int vgsp_msgq_send(struct vgsp_gsp *gsp, u8 *msg, u32 rpc_len)
 }
 
 /* Mark @elems command slots consumed (our pointer in the status queue). */
-static int consume(struct vgsp_gsp *gsp, u32 new_rptr)
+static __always_inline int consume(struct vgsp_gsp *gsp, u32 new_rptr)
 {
 	gsp->q.cmd_rptr = new_rptr;
 	if (write_u32(gsp, gsp->q.statq_off + VGSP_RXH_OFF, new_rptr)) {
@@ -309,7 +376,7 @@ static int gather(struct vgsp_gsp *gsp, const struct cmdq_view *v, u32 slot,
  * past it (rpc_info's reach), within the slot. Copying the whole slot
  * costs more than the rest of a small RPC under TCG.
  */
-static u32 rx_span(u32 rpc_len, u32 reach)
+static __always_inline u32 rx_span(u32 rpc_len, u32 reach)
 {
 	u32 want = ROUND8(VGSP_ELEM_HDR + rpc_len);
 
@@ -325,8 +392,8 @@ static u32 rx_span(u32 rpc_len, u32 reach)
  * The reply goes out with the command consumed up to @next; returns false
  * when there was none to send it with (the caller consumes).
  */
-static bool dispatch(struct vgsp_gsp *gsp, u32 got, u64 doorbell_ns,
-		     u32 next)
+static __always_inline bool dispatch(struct vgsp_gsp *gsp, u32 got,
+				     u64 doorbell_ns, u32 next)
 {
 	struct vgsp_rpc_outcome out;
 	bool sent = false;
@@ -522,11 +589,85 @@ static bool large_append(struct vgsp_gsp *gsp, u32 rpc_len)
 }
 
 /*
+ * A doorbell's common case in two accesses of guest memory: the queue
+ * header with the command at our read pointer (the header's geometry is
+ * the one validated last, so the command's slot is known before the
+ * header is read), then the reply with the pointers that publish it.
+ * It takes only a command vgsp_msgq_pass() would answer as it is: one
+ * slot, not part of a large RPC, checksum and sequence right, room for
+ * its reply. For anything else it changes nothing and counts nothing:
+ * the pass reads the queue again and counts what is wrong, so bad input
+ * has one path.
+ */
+VGSP_HOT enum vgsp_fast vgsp_msgq_fast(struct vgsp_gsp *gsp, u64 doorbell_ns)
+{
+	struct vgsp_msgq *q = &gsp->q;
+	u32 rptr = q->cmd_rptr, count = q->cmd_count, wptr, cpu_rptr;
+	u32 rpc_len, got, next;
+	struct vgsp_shm_seg seg[2] VGSP_NOINIT;
+	u8 h[VGSP_TXH_LEN + 4] VGSP_NOINIT;
+	struct vgsp_rpc_info ri VGSP_NOINIT;
+
+	if (vgsp_unlikely(!q->cmd_geo_ok || q->cmd_rx_off != VGSP_TXH_LEN ||
+			  q->rep_len || q->big_total || rptr >= count))
+		return VGSP_FAST_NO;
+	seg[0].off = q->cmdq_off;
+	seg[0].buf = h;
+	seg[0].len = sizeof(h);
+	seg[1].off = q->cmdq_off + q->cmd_entry_off +
+		     (u64)rptr * VGSP_MSG_SLOT;
+	seg[1].buf = gsp->rx;
+	seg[1].len = VGSP_RX_FIRST;
+	if (vgsp_unlikely(vgsp_shm_xfer_v(gsp, seg, 2, false) ||
+			  !geo_same(q, h)))
+		return VGSP_FAST_NO;
+	wptr = vgsp_get32(h, VGSP_TXH_WRITE_PTR);
+	if (vgsp_unlikely(wptr >= count))
+		return VGSP_FAST_NO;
+	cpu_rptr = vgsp_get32(h, VGSP_TXH_LEN);
+	q->cpu_wptr = wptr;
+	q->cpu_rptr = cpu_rptr;
+	if (wptr == rptr)
+		return VGSP_FAST_EMPTY;
+	if (vgsp_unlikely(vgsp_get32(gsp->rx, VGSP_ELEM_COUNT) != 1 ||
+			  vgsp_get32(gsp->rx, VGSP_ELEM_SEQ) != q->rx_seq))
+		return VGSP_FAST_NO;
+	gsp->abi->rpc_info(gsp->rx + VGSP_ELEM_HDR,
+			   VGSP_RX_FIRST - VGSP_ELEM_HDR,
+			   VGSP_MSG_SLOT - VGSP_ELEM_HDR, &ri);
+	rpc_len = ri.length;
+	if (vgsp_unlikely(rpc_len < VGSP_ELEM_MIN_RPC ||
+			  rpc_len > VGSP_MSG_SLOT - VGSP_ELEM_HDR ||
+			  ri.function == gsp->abi->cont_function ||
+			  ri.total > rpc_len ||
+			  stat_free(q, cpu_rptr) <
+			  DIV_ROUND_UP_U32(VGSP_ELEM_HDR + ri.max_reply,
+					   VGSP_MSG_SLOT)))
+		return VGSP_FAST_NO;
+	got = rx_span(rpc_len, ri.reach);
+	if (got > VGSP_RX_FIRST &&
+	    vgsp_shm_read(gsp, seg[1].off + VGSP_RX_FIRST,
+			  gsp->rx + VGSP_RX_FIRST, got - VGSP_RX_FIRST))
+		return VGSP_FAST_NO;
+	if (vgsp_unlikely(checksum(gsp->rx, ROUND8(VGSP_ELEM_HDR + rpc_len))))
+		return VGSP_FAST_NO;
+	q->rx_seq++;
+	next = wrap(rptr + 1, count);
+	gsp->st.e.msgs_rx++;
+	gsp->st.e.rpcs_inline++;
+	/* consumed with the reply's pointers, or on its own (no reply) */
+	if (!dispatch(gsp, got, doorbell_ns, next) && consume(gsp, next))
+		return VGSP_FAST_EMPTY;	/* guest memory failed, counted */
+	return next == wptr ? VGSP_FAST_EMPTY : VGSP_FAST_MORE;
+}
+
+/*
  * @budget_ns: the fast path's (0: the worker's batch, any command).
  * The queue header is read once per pass: a command queued after that
  * read comes with its own doorbell, which runs another pass.
  */
-bool vgsp_msgq_pass(struct vgsp_gsp *gsp, u64 doorbell_ns, u64 budget_ns)
+bool vgsp_msgq_pass(struct vgsp_gsp *gsp, u64 doorbell_ns, u64 budget_ns,
+		    u32 done)
 {
 	struct vgsp_msgq *q = &gsp->q;
 	struct cmdq_view v;
@@ -535,7 +676,7 @@ bool vgsp_msgq_pass(struct vgsp_gsp *gsp, u64 doorbell_ns, u64 budget_ns)
 	u64 deadline_ns = 0;	/* the fast path's, at its second command */
 	u32 budget;
 
-	for (budget = 0; budget < BATCH; budget++, fresh = false) {
+	for (budget = done; budget < BATCH; budget++, fresh = false) {
 		u32 avail, elems, rpc_len, need, next, fn, total, got;
 		struct vgsp_rpc_info ri;
 
@@ -658,7 +799,7 @@ bool vgsp_msgq_pass(struct vgsp_gsp *gsp, u64 doorbell_ns, u64 budget_ns)
 			gsp->st.e.rpcs_inline++;
 		/*
 		 * Consumed once answered, with the reply's write pointer
-		 * (publish()); on its own when there is no reply.
+		 * (publish_seg()); on its own when there is no reply.
 		 */
 		if (!dispatch(gsp, got, doorbell_ns, next) &&
 		    consume(gsp, next))

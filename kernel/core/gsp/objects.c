@@ -35,12 +35,6 @@ void vgsp_obj_clear(struct vgsp_objtab *t)
 	t->used = 0;
 }
 
-static unsigned int bucket(u32 client, u32 handle)
-{
-	return vgsp_hash32(client ^ vgsp_hash32(handle, 32),
-			   VGSP_OBJ_HASH_BITS);
-}
-
 /*
  * Index live slot @i (not indexed yet). At most VGSP_OBJ_MAX of the twice
  * as many buckets are taken, so a free one is always found; the bound is
@@ -48,7 +42,7 @@ static unsigned int bucket(u32 client, u32 handle)
  */
 static void index_add(struct vgsp_objtab *t, unsigned int i)
 {
-	unsigned int b = bucket(t->o[i].client, t->o[i].handle), n;
+	unsigned int b = vgsp_obj_bucket(t->o[i].client, t->o[i].handle), n;
 
 	for (n = 0; n < VGSP_OBJ_HASH; n++) {
 		if (!t->hash[b]) {
@@ -68,25 +62,6 @@ static void index_rebuild(struct vgsp_objtab *t)
 	for (i = 0; i < t->high; i++)
 		if (t->o[i].used)
 			index_add(t, i);
-}
-
-struct vgsp_obj *vgsp_obj_find(struct vgsp_objtab *t, u32 client, u32 handle)
-{
-	unsigned int b = bucket(client, handle), n;
-
-	/* live objects are at most half the buckets: an empty one ends it */
-	for (n = 0; n < VGSP_OBJ_HASH; n++) {
-		u16 e = t->hash[b];
-		struct vgsp_obj *o;
-
-		if (!e)
-			return NULL;
-		o = &t->o[e - 1];
-		if (o->client == client && o->handle == handle)
-			return o;
-		b = (b + 1) & (VGSP_OBJ_HASH - 1);
-	}
-	return NULL;
 }
 
 static struct vgsp_obj *slot_new(struct vgsp_objtab *t)

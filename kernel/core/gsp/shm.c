@@ -47,17 +47,13 @@ static int pte_get(struct vgsp_gsp *gsp, u32 page, u64 *pa, unsigned int depth)
 	return 0;
 }
 
-/* The address of region page @page: kept, or walked (and then kept). */
-static int xlat(struct vgsp_gsp *gsp, u32 page, u64 *pa)
+/* The address of region page @page: walked, and then kept. */
+int vgsp_shm_xlat(struct vgsp_gsp *gsp, u32 page, u64 *pa)
 {
 	struct vgsp_msgq *q = &gsp->q;
 	u32 i = page % VGSP_SHM_XLAT;
 	int ret;
 
-	if (q->xl_tag[i] == page + 1) {
-		*pa = q->xl_pa[i];
-		return 0;
-	}
 	ret = pte_get(gsp, page, pa, 0);
 	if (!ret) {
 		q->xl_tag[i] = page + 1;
@@ -86,7 +82,7 @@ int vgsp_shm_xfer(struct vgsp_gsp *gsp, u64 off, void *buf, u32 len,
 
 		if (chunk > len)
 			chunk = len;
-		ret = xlat(gsp, (u32)(off / VGSP_PAGE_SIZE), &pa);
+		ret = vgsp_shm_page(gsp, (u32)(off / VGSP_PAGE_SIZE), &pa);
 		if (!ret)
 			ret = vgsp_dev_dma_hot(gsp->dev, pa + in_page, p, chunk,
 					       write);

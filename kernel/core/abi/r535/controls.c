@@ -1013,7 +1013,7 @@ enum { CTRL_HASH_NONE, CTRL_HASH_BUILDING, CTRL_HASH_READY };
 static u16 ctrl_hash[CTRL_HASH];	/* table index + 1, 0: empty */
 static int ctrl_hash_state;
 
-static unsigned int ctrl_bucket(u32 cmd)
+static __always_inline unsigned int ctrl_bucket(u32 cmd)
 {
 	return vgsp_hash32(cmd, CTRL_HASH_BITS);
 }
@@ -1030,7 +1030,7 @@ static void ctrl_hash_build(void)
 	}
 }
 
-static const struct r535_ctrl *ctrl_find(u32 cmd)
+static __always_inline const struct r535_ctrl *ctrl_find(u32 cmd)
 {
 	int st = __atomic_load_n(&ctrl_hash_state, __ATOMIC_ACQUIRE);
 	unsigned int b, n;
@@ -1076,7 +1076,8 @@ int r535_ctrl_index_check(void)
 	       CTRL_HASH_READY ? 0 : -1;
 }
 
-u32 r535_control(struct vgsp_gsp *gsp, u32 cmd, u8 *params, u32 size,
+VGSP_HOT u32 r535_control(struct vgsp_gsp *gsp, u32 cmd, u8 *params,
+			  u32 size,
 		 bool *known)
 {
 	const struct r535_layout *l = r535_lay(gsp);

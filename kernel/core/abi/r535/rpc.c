@@ -30,11 +30,11 @@ static __always_inline u32 header(u8 *rep, u32 function, u32 len,
 }
 
 /* Reply of @plen payload bytes, starting as a copy of the request's. */
-static u8 *echo(struct r535_call *c, u32 plen)
+static __always_inline u8 *echo(struct r535_call *c, u32 plen)
 {
 	u32 n = plen < c->avail ? plen : c->avail;
 
-	memcpy(c->rep + R535_RPC_HDR_SIZE, c->req + R535_RPC_HDR_SIZE, n);
+	vgsp_copy(c->rep + R535_RPC_HDR_SIZE, c->req + R535_RPC_HDR_SIZE, n);
 	if (plen > n)
 		memset(c->rep + R535_RPC_HDR_SIZE + n, 0, plen - n);
 	return c->rep + R535_RPC_HDR_SIZE;
@@ -264,7 +264,7 @@ static u32 rm_dup(struct r535_call *c)
 	return reply(c, R535_DUP_SIZE, status);
 }
 
-static u32 rm_control(struct r535_call *c)
+static VGSP_HOT u32 rm_control(struct r535_call *c)
 {
 	struct vgsp_gsp *gsp = c->gsp;
 	u32 client, object, cmd, psize, flags, status;
@@ -418,15 +418,17 @@ static const struct r535_fn_desc r535_fns[R535_FN_NUM] = {
 };
 
 /* The entry of function @fn: an empty one for anything unknown. */
-static const struct r535_fn_desc *fn_desc(u32 fn)
+static __always_inline const struct r535_fn_desc *fn_desc(u32 fn)
 {
 	static const struct r535_fn_desc none;
 
 	return fn < R535_FN_NUM ? &r535_fns[fn] : &none;
 }
 
-static u32 r535_dispatch(struct vgsp_gsp *gsp, const u8 *req, u32 len,
-			 u8 *rep, u32 cap, struct vgsp_rpc_outcome *out)
+static __always_inline u32 r535_dispatch(struct vgsp_gsp *gsp,
+					  const u8 *req, u32 len, u8 *rep,
+					  u32 cap,
+					  struct vgsp_rpc_outcome *out)
 {
 	struct r535_call c = {
 		.gsp = gsp, .req = req, .rep = rep, .cap = cap, .out = out,
@@ -460,7 +462,7 @@ static u32 r535_dispatch(struct vgsp_gsp *gsp, const u8 *req, u32 len,
  * buffer, whatever the result. A shorter reply (an error header) is
  * padded with the request's own bytes, as an echo.
  */
-u32 r535_handle(struct vgsp_gsp *gsp, const u8 *req, u32 len,
+VGSP_HOT u32 r535_handle(struct vgsp_gsp *gsp, const u8 *req, u32 len,
 		u8 *rep, u32 cap, struct vgsp_rpc_outcome *out)
 {
 	u32 n = r535_dispatch(gsp, req, len, rep, cap, out);
@@ -592,7 +594,7 @@ void r535_rpc_frame(u8 *hdr, u32 function, u32 length)
 	vgsp_put32(hdr, R535_RPC_LENGTH, length);
 }
 
-void r535_rpc_info(const u8 *rpc, u32 have, u32 span,
+VGSP_HOT void r535_rpc_info(const u8 *rpc, u32 have, u32 span,
 		   struct vgsp_rpc_info *info)
 {
 	info->length = hdr_length(rpc);
