@@ -198,7 +198,7 @@ static inline int vgsp_dev_dma_hot_v(struct vgsp_dev *dev,
 		vgsp_inc(&dev->cnt.dma_errors);
 		return -EIO;
 	}
-	ret = fe->dma_hot_v(dev->fe, seg, n, write);
+	ret = vgsp_fe_dma_hot_v(fe, dev->fe, seg, n, write);
 	if (ret)
 		vgsp_inc(&dev->cnt.dma_errors);
 	return ret;

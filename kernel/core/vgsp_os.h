@@ -181,6 +181,20 @@ struct vgsp_fe_ops {
 	void (*bar1_zap)(void *fe, bool doorbells);
 };
 
+/*
+ * vgsp.ko has one frontend (kernel/mdev), whose hot op the core calls
+ * directly (VGSP_INDIRECT_CALL_1): twice per small RPC.
+ */
+#ifdef __KERNEL__
+int vgsp_mdev_dma_hot_v(void *fe, const struct vgsp_dma_seg *seg,
+			unsigned int n, bool write);
+#define vgsp_fe_dma_hot_v(ops, ...)					\
+	VGSP_INDIRECT_CALL_1((ops)->dma_hot_v, vgsp_mdev_dma_hot_v,	\
+			     __VA_ARGS__)
+#else
+#define vgsp_fe_dma_hot_v(ops, ...)	((ops)->dma_hot_v(__VA_ARGS__))
+#endif
+
 /* Installed once by the host before any other core call. */
 void vgsp_os_set(const struct vgsp_os_ops *ops);
 extern const struct vgsp_os_ops *vgsp_os;

@@ -44,6 +44,14 @@ typedef int64_t s64;
 #define VGSP_HOT		__attribute__((__hot__))
 #define VGSP_NOINLINE		__attribute__((__noinline__))
 #define vgsp_unlikely(x)	__builtin_expect(!!(x), 0)
+#define vgsp_likely(x)		__builtin_expect(!!(x), 1)
+/*
+ * Call @f, directly when it is @f1 (the kernel's INDIRECT_CALL_1 idea): a
+ * retpoline'd indirect call is a thunk on hardware and three TB lookups
+ * under TCG. For an op that is almost always one known function.
+ */
+#define VGSP_INDIRECT_CALL_1(f, f1, ...)				\
+	(vgsp_likely((f) == (f1)) ? f1(__VA_ARGS__) : (f)(__VA_ARGS__))
 /*
  * A stack buffer that is written before it is read: exempt from the
  * kernel's zeroing of locals (INIT_STACK_ALL_ZERO), which costs a string

@@ -66,8 +66,8 @@ static int fe_dma_write_hot(void *fe, u64 iova, const void *buf, size_t len)
  * barrier between reads (the queue header before the slot it names), a
  * write barrier between writes (the reply before its pointer).
  */
-static VGSP_HOT int fe_dma_hot_v(void *fe, const struct vgsp_dma_seg *seg,
-				  unsigned int n, bool write)
+VGSP_HOT int vgsp_mdev_dma_hot_v(void *fe, const struct vgsp_dma_seg *seg,
+				 unsigned int n, bool write)
 {
 	struct vgsp_mdev *vm = fe;
 	bool pin = READ_ONCE(vgsp_pin_queues);
@@ -98,7 +98,7 @@ const struct vgsp_fe_ops vgsp_linux_fe_ops = {
 	.dma_write = fe_dma_write,
 	.dma_read_hot = fe_dma_read_hot,
 	.dma_write_hot = fe_dma_write_hot,
-	.dma_hot_v = fe_dma_hot_v,
+	.dma_hot_v = vgsp_mdev_dma_hot_v,
 	.irq_signal = vgsp_irq_signal,
 };
 
@@ -108,7 +108,7 @@ const struct vgsp_fe_ops vgsp_linux_fe_ops_bar1 = {
 	.dma_write = fe_dma_write,
 	.dma_read_hot = fe_dma_read_hot,
 	.dma_write_hot = fe_dma_write_hot,
-	.dma_hot_v = fe_dma_hot_v,
+	.dma_hot_v = vgsp_mdev_dma_hot_v,
 	.irq_signal = vgsp_irq_signal,
 	.bar1_zap = vgsp_bar1_zap,
 };

@@ -379,7 +379,7 @@ int main(int argc, char **argv)
 			 * rpc: doorbell -> reply visible (vgsp's part);
 			 * full: the client's compose and read-back too
 			 */
-			printf("BENCH n=%u rpc_p50_ns=%llu rpc_p99_ns=%llu bar0_read_p50_ns=%llu bar0_read_p99_ns=%llu ratio_p50=%.1f ratio_p99=%.1f full_p50_ns=%llu full_p99_ns=%llu full_ratio_p50=%.1f\n",
+			printf("BENCH n=%u rpc_p50_ns=%llu rpc_p99_ns=%llu bar0_read_p50_ns=%llu bar0_read_p99_ns=%llu ratio_p50=%.2f ratio_p99=%.2f full_p50_ns=%llu full_p99_ns=%llu full_ratio_p50=%.2f\n",
 			       b.n, (unsigned long long)r50,
 			       (unsigned long long)r99,
 			       (unsigned long long)b50,

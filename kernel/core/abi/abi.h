@@ -115,6 +115,21 @@ struct vgsp_abi {
 
 extern const struct vgsp_abi vgsp_abi_r535;
 extern const struct vgsp_abi vgsp_abi_r550;
+
+/*
+ * The two ops every command takes (handle, rpc_info). Every 5xx ABI the
+ * core carries shares r535's (R535_ABI_OPS): the transport calls those
+ * directly when the ABI's op is one (VGSP_INDIRECT_CALL_1), any other
+ * through the op.
+ */
+u32 r535_handle(struct vgsp_gsp *gsp, const u8 *req, u32 len, u8 *rep,
+		u32 cap, struct vgsp_rpc_outcome *out);
+void r535_rpc_info(const u8 *rpc, u32 have, u32 span,
+		   struct vgsp_rpc_info *info);
+#define vgsp_abi_handle(abi, ...)					\
+	VGSP_INDIRECT_CALL_1((abi)->handle, r535_handle, __VA_ARGS__)
+#define vgsp_abi_rpc_info(abi, ...)					\
+	VGSP_INDIRECT_CALL_1((abi)->rpc_info, r535_rpc_info, __VA_ARGS__)
 /* The ABI a GSP speaks before (and after a reset clears) an announcement. */
 #define vgsp_abi_default vgsp_abi_r535
 

@@ -89,15 +89,6 @@ static void retrigger_write(struct vgsp_dev *dev, const struct vgsp_reg *reg,
 		vgsp_intr_gsp_retrigger(gsp_of(dev));
 }
 
-static VGSP_HOT void queue_head_write(struct vgsp_dev *dev,
-				      const struct vgsp_reg *reg,
-				      unsigned int idx, u32 old, u32 val)
-{
-	/* Queue 0 is the RM task; the value written carries no meaning. */
-	if (idx == 0 && gsp_of(dev))
-		vgsp_gsp_doorbell(gsp_of(dev));
-}
-
 const struct vgsp_reg vgsp_gsp_falcon_regs[] = {
 	{ .name = "GSP_IRQSSET", .offset = R(VGSP_FLCN_IRQSSET),
 	  .read = zero_read, .write = irqsset_write, .strobe = true },
@@ -135,5 +126,5 @@ const struct vgsp_reg vgsp_gsp_falcon_regs[] = {
 	{ .name = "GSP_FBIF_CTL", .offset = R(0x624) },
 	{ .name = "PGSP_MAILBOX", .offset = R(0x804), .count = 4, .stride = 4 },
 	{ .name = "PGSP_QUEUE_HEAD", .offset = VGSP_GSP_QUEUE_HEAD0,
-	  .count = 8, .stride = 8, .write = queue_head_write },
+	  .count = 8, .stride = 8, .write = vgsp_gsp_queue_head_write },
 };

@@ -174,36 +174,6 @@ int vgsp_gsp_rc_post(struct vgsp_dev *dev, const struct vgsp_rc_event *rc,
 
 unsigned int vgsp_rpc_inline_us = VGSP_RPC_INLINE_US_DEFAULT;
 
-/*
- * BAR0 0x110C00 written (lock held). The fast path answers the small RPCs
- * queued now, within the budget (gsp.h); whatever is left wakes the worker.
- * A wakeup costs a scheduling delay (a timer tick under TCG: issue #13).
- */
-VGSP_HOT void vgsp_gsp_doorbell(struct vgsp_gsp *gsp)
-{
-	u32 us = __atomic_load_n(&vgsp_rpc_inline_us, __ATOMIC_RELAXED);
-	u64 now = 0;
-
-	vgsp_trace_doorbell(gsp->dev, VGSP_TRACE_DB_GSP, 0);
-	gsp->st.e.doorbells++;
-	if (gsp->boot != VGSP_BOOT_RUNNING) {
-		/* Pre-start RPCs wait in the queue until the boot. */
-		gsp->st.e.doorbells_early++;
-		return;
-	}
-	if (us > VGSP_RPC_INLINE_US_MAX)
-		us = VGSP_RPC_INLINE_US_MAX;
-	if (!us || !(gsp->lat_tick++ % VGSP_LAT_SAMPLE))
-		now = vgsp_now_ns();
-	if (us && !vgsp_msgq_process_inline(gsp, now, us * 1000ULL) &&
-	    !gsp->doorbell_pending)
-		return;
-	if (!gsp->doorbell_pending)
-		gsp->doorbell_ns = now ? now : vgsp_now_ns();
-	gsp->doorbell_pending = true;
-	vgsp_os->worker_wake(gsp->worker);
-}
-
 /* The boot ucode accepted the boot (lock held): start in the worker. */
 void vgsp_gsp_boot_accepted(struct vgsp_gsp *gsp, enum vgsp_boot_args kind,
 			    u64 pa)

@@ -91,6 +91,7 @@
 	X(doorbells_early)	/* doorbells before the GSP ran */	\
 	X(worker_runs)							\
 	X(rpcs_inline)		/* answered in the doorbell's trap */	\
+	X(rpcs_fast)		/* of those, the common case (2 accesses) */ \
 	X(boots)		/* GSP "started" (queues linked) */	\
 	X(boot_errors)		/* boot-argument chain unusable */	\
 	X(fsp_msgs)		/* FSP packets received */		\
@@ -350,7 +351,6 @@ extern const struct vgsp_gsp_chip vgsp_gsp_chip_gh100;
 const struct vgsp_gsp_chip *vgsp_gsp_chip_find(const struct vgsp_chip *c);
 
 /* gsp.c */
-void vgsp_gsp_doorbell(struct vgsp_gsp *gsp);
 void vgsp_gsp_boot_accepted(struct vgsp_gsp *gsp, enum vgsp_boot_args kind,
 			    u64 pa);
 /* The GSP core was reset (or is booted again): forget queues and objects. */
@@ -483,20 +483,21 @@ static __always_inline int vgsp_shm_xfer_v(struct vgsp_gsp *gsp,
 	if (n > VGSP_DMA_SEGS_MAX)
 		return -EINVAL;
 	for (i = 0; i < n; i++) {
-		u32 in_page = seg[i].off % VGSP_PAGE_SIZE;
+		u64 off = seg[i].off;
+		u32 len = seg[i].len, in_page = off % VGSP_PAGE_SIZE;
 		u64 pa;
 
-		if (seg[i].off + seg[i].len > end)
+		if (vgsp_unlikely(off + len > end))
 			return -EFAULT;
-		if (!seg[i].len || seg[i].len > VGSP_PAGE_SIZE - in_page)
+		/* len - 1 wraps for 0: that and a page crossing go apart */
+		if (vgsp_unlikely(len - 1 >= VGSP_PAGE_SIZE - in_page))
 			goto one_by_one;
-		ret = vgsp_shm_page(gsp, (u32)(seg[i].off / VGSP_PAGE_SIZE),
-				    &pa);
-		if (ret)
+		ret = vgsp_shm_page(gsp, (u32)(off / VGSP_PAGE_SIZE), &pa);
+		if (vgsp_unlikely(ret))
 			return ret;
 		d[i].iova = pa + in_page;
 		d[i].buf = seg[i].buf;
-		d[i].len = seg[i].len;
+		d[i].len = len;
 	}
 	return vgsp_dev_dma_hot_v(gsp->dev, d, n, write);
 one_by_one:
@@ -539,34 +540,14 @@ static inline bool vgsp_msgq_process(struct vgsp_gsp *gsp, u64 doorbell_ns)
 	return vgsp_msgq_pass(gsp, doorbell_ns, 0, 0);
 }
 
-enum vgsp_fast {
-	VGSP_FAST_NO,		/* not the common case: the pass looks */
-	VGSP_FAST_EMPTY,	/* nothing (more) queued */
-	VGSP_FAST_MORE,		/* answered one, more are queued */
-};
-
 /*
- * A doorbell's common case (msgq.c): the one-slot command at our read
- * pointer, answered in two accesses of guest memory.
+ * PGSP_QUEUE_HEAD(i) written (falcon.c's register table; lock held):
+ * queue 0's is the command queue's doorbell (msgq.c).
  */
-enum vgsp_fast vgsp_msgq_fast(struct vgsp_gsp *gsp, u64 doorbell_ns);
+void vgsp_gsp_queue_head_write(struct vgsp_dev *dev,
+			       const struct vgsp_reg *reg, unsigned int idx,
+			       u32 old, u32 val);
 
-/*
- * The fast path (a doorbell's BAR trap): the common case above, then the
- * pass, but only one-record commands, no large reply, and nothing begun
- * @budget_ns (> 0) after the doorbell (after the first command, when
- * @doorbell_ns is 0). True when something is left for the worker.
- */
-static inline bool vgsp_msgq_process_inline(struct vgsp_gsp *gsp,
-					    u64 doorbell_ns, u64 budget_ns)
-{
-	enum vgsp_fast f = vgsp_msgq_fast(gsp, doorbell_ns);
-
-	if (f == VGSP_FAST_EMPTY)
-		return false;
-	return vgsp_msgq_pass(gsp, doorbell_ns, budget_ns,
-			      f == VGSP_FAST_MORE ? 1 : 0);
-}
 int vgsp_msgq_send(struct vgsp_gsp *gsp, u8 *msg, u32 rpc_len);
 u32 vgsp_msgq_checksum(const u8 *buf, u32 len);
 u32 vgsp_msgq_free_slots(struct vgsp_gsp *gsp);

@@ -402,9 +402,9 @@ static __always_inline bool dispatch(struct vgsp_gsp *gsp, u32 got,
 
 	memset(&out, 0, sizeof(out));
 	vgsp_trace_rpc_begin(gsp, gsp->rx + VGSP_ELEM_HDR, 0);
-	len = gsp->abi->handle(gsp, gsp->rx + VGSP_ELEM_HDR,
-			       got - VGSP_ELEM_HDR, gsp->tx + VGSP_ELEM_HDR,
-			       VGSP_MSG_MAX - VGSP_ELEM_HDR, &out);
+	len = vgsp_abi_handle(gsp->abi, gsp, gsp->rx + VGSP_ELEM_HDR,
+			      got - VGSP_ELEM_HDR, gsp->tx + VGSP_ELEM_HDR,
+			      VGSP_MSG_MAX - VGSP_ELEM_HDR, &out);
 	vgsp_trace_rpc_end(gsp, &out, len);
 	/* process() read the queue header for this command: no second read */
 	if (len && send(gsp, gsp->tx, len, false, next) == 0) {
@@ -508,9 +508,9 @@ static void dispatch_large(struct vgsp_gsp *gsp, u64 doorbell_ns)
 
 	memset(&out, 0, sizeof(out));
 	vgsp_trace_rpc_begin(gsp, gsp->big_req, total);
-	len = gsp->abi->handle(gsp, gsp->big_req,
-			       skip ? VGSP_RPC_MAX : total, gsp->big_rep,
-			       VGSP_LARGE_MAX, &out);
+	len = vgsp_abi_handle(gsp->abi, gsp, gsp->big_req,
+			      skip ? VGSP_RPC_MAX : total, gsp->big_rep,
+			      VGSP_LARGE_MAX, &out);
 	vgsp_trace_rpc_end(gsp, &out, len);
 	large_drop(q);
 	gsp->st.e.large_rx++;
@@ -599,7 +599,14 @@ static bool large_append(struct vgsp_gsp *gsp, u32 rpc_len)
  * the pass reads the queue again and counts what is wrong, so bad input
  * has one path.
  */
-VGSP_HOT enum vgsp_fast vgsp_msgq_fast(struct vgsp_gsp *gsp, u64 doorbell_ns)
+enum vgsp_fast {
+	VGSP_FAST_NO,		/* not the common case: the pass looks */
+	VGSP_FAST_EMPTY,	/* nothing (more) queued */
+	VGSP_FAST_MORE,		/* answered one, more are queued */
+};
+
+static __always_inline enum vgsp_fast fast_one(struct vgsp_gsp *gsp,
+					       u64 doorbell_ns)
 {
 	struct vgsp_msgq *q = &gsp->q;
 	u32 rptr = q->cmd_rptr, count = q->cmd_count, wptr, cpu_rptr;
@@ -632,9 +639,9 @@ VGSP_HOT enum vgsp_fast vgsp_msgq_fast(struct vgsp_gsp *gsp, u64 doorbell_ns)
 	if (vgsp_unlikely(vgsp_get32(gsp->rx, VGSP_ELEM_COUNT) != 1 ||
 			  vgsp_get32(gsp->rx, VGSP_ELEM_SEQ) != q->rx_seq))
 		return VGSP_FAST_NO;
-	gsp->abi->rpc_info(gsp->rx + VGSP_ELEM_HDR,
-			   VGSP_RX_FIRST - VGSP_ELEM_HDR,
-			   VGSP_MSG_SLOT - VGSP_ELEM_HDR, &ri);
+	vgsp_abi_rpc_info(gsp->abi, gsp->rx + VGSP_ELEM_HDR,
+			  VGSP_RX_FIRST - VGSP_ELEM_HDR,
+			  VGSP_MSG_SLOT - VGSP_ELEM_HDR, &ri);
 	rpc_len = ri.length;
 	if (vgsp_unlikely(rpc_len < VGSP_ELEM_MIN_RPC ||
 			  rpc_len > VGSP_MSG_SLOT - VGSP_ELEM_HDR ||
@@ -655,6 +662,7 @@ VGSP_HOT enum vgsp_fast vgsp_msgq_fast(struct vgsp_gsp *gsp, u64 doorbell_ns)
 	next = wrap(rptr + 1, count);
 	gsp->st.e.msgs_rx++;
 	gsp->st.e.rpcs_inline++;
+	gsp->st.e.rpcs_fast++;
 	/* consumed with the reply's pointers, or on its own (no reply) */
 	if (!dispatch(gsp, got, doorbell_ns, next) && consume(gsp, next))
 		return VGSP_FAST_EMPTY;	/* guest memory failed, counted */
@@ -727,9 +735,9 @@ bool vgsp_msgq_pass(struct vgsp_gsp *gsp, u64 doorbell_ns, u64 budget_ns,
 		if (fast && elems > 1)
 			return true;	/* not small: the worker's */
 		next = wrap(q->cmd_rptr + elems, v.count);
-		gsp->abi->rpc_info(gsp->rx + VGSP_ELEM_HDR,
-				   VGSP_RX_FIRST - VGSP_ELEM_HDR,
-				   elems * VGSP_MSG_SLOT - VGSP_ELEM_HDR, &ri);
+		vgsp_abi_rpc_info(gsp->abi, gsp->rx + VGSP_ELEM_HDR,
+				  VGSP_RX_FIRST - VGSP_ELEM_HDR,
+				  elems * VGSP_MSG_SLOT - VGSP_ELEM_HDR, &ri);
 		rpc_len = ri.length;
 		if (rpc_len < VGSP_ELEM_MIN_RPC ||
 		    rpc_len > elems * VGSP_MSG_SLOT - VGSP_ELEM_HDR) {
@@ -806,4 +814,50 @@ bool vgsp_msgq_pass(struct vgsp_gsp *gsp, u64 doorbell_ns, u64 budget_ns,
 			return false;
 	}
 	return true;
+}
+
+/*
+ * PGSP_QUEUE_HEAD(i) written (lock held); queue 0 is the RM task's, the
+ * command queue's doorbell, and the value written carries no meaning.
+ * The fast path answers the small RPCs queued now, within the budget
+ * (gsp.h): the common case (fast_one), then the pass (one-record commands,
+ * no large reply, nothing begun @budget after the doorbell); whatever is
+ * left wakes the worker. A wakeup costs a scheduling delay (a timer tick
+ * under TCG: issue #13). The register hook itself, so that the trap makes
+ * no call between it and the common case.
+ */
+VGSP_HOT void vgsp_gsp_queue_head_write(struct vgsp_dev *dev,
+					const struct vgsp_reg *reg,
+					unsigned int idx, u32 old, u32 val)
+{
+	struct vgsp_gsp *gsp = dev->gsp;
+	u32 us = __atomic_load_n(&vgsp_rpc_inline_us, __ATOMIC_RELAXED);
+	enum vgsp_fast f;
+	u64 now = 0;
+
+	if (idx || !gsp)
+		return;
+	vgsp_trace_doorbell(dev, VGSP_TRACE_DB_GSP, 0);
+	gsp->st.e.doorbells++;
+	if (gsp->boot != VGSP_BOOT_RUNNING) {
+		/* Pre-start RPCs wait in the queue until the boot. */
+		gsp->st.e.doorbells_early++;
+		return;
+	}
+	if (us > VGSP_RPC_INLINE_US_MAX)
+		us = VGSP_RPC_INLINE_US_MAX;
+	if (!us || !(gsp->lat_tick++ % VGSP_LAT_SAMPLE))
+		now = vgsp_now_ns();
+	if (us) {
+		f = fast_one(gsp, now);
+		if ((f == VGSP_FAST_EMPTY ||
+		     !vgsp_msgq_pass(gsp, now, us * 1000ULL,
+				     f == VGSP_FAST_MORE ? 1 : 0)) &&
+		    !gsp->doorbell_pending)
+			return;
+	}
+	if (!gsp->doorbell_pending)
+		gsp->doorbell_ns = now ? now : vgsp_now_ns();
+	gsp->doorbell_pending = true;
+	vgsp_os->worker_wake(gsp->worker);
 }

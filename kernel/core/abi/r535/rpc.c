@@ -264,7 +264,7 @@ static u32 rm_dup(struct r535_call *c)
 	return reply(c, R535_DUP_SIZE, status);
 }
 
-static VGSP_HOT u32 rm_control(struct r535_call *c)
+static __always_inline u32 rm_control(struct r535_call *c)
 {
 	struct vgsp_gsp *gsp = c->gsp;
 	u32 client, object, cmd, psize, flags, status;
@@ -452,7 +452,10 @@ static __always_inline u32 r535_dispatch(struct vgsp_gsp *gsp,
 		gsp->st.e.version_gate++;
 		return fail(&c, NV_ERR_INVALID_STATE);
 	}
-	return d->handle ? d->handle(&c) : unknown_function(&c);
+	if (!d->handle)
+		return unknown_function(&c);
+	/* controls are most RPCs: that one inline, the rest through the table */
+	return VGSP_INDIRECT_CALL_1(d->handle, rm_control, &c);
 }
 
 /*
