@@ -588,6 +588,13 @@ static bool large_append(struct vgsp_gsp *gsp, u32 rpc_len)
 	return q->big_have == q->big_total;
 }
 
+/* What fast_one() did. */
+enum vgsp_fast {
+	VGSP_FAST_NO,		/* not the common case: the pass looks */
+	VGSP_FAST_EMPTY,	/* nothing (more) queued */
+	VGSP_FAST_MORE,		/* answered one, more are queued */
+};
+
 /*
  * A doorbell's common case in two accesses of guest memory: the queue
  * header with the command at our read pointer (the header's geometry is
@@ -595,16 +602,11 @@ static bool large_append(struct vgsp_gsp *gsp, u32 rpc_len)
  * header is read), then the reply with the pointers that publish it.
  * It takes only a command vgsp_msgq_pass() would answer as it is: one
  * slot, not part of a large RPC, checksum and sequence right, room for
- * its reply. For anything else it changes nothing and counts nothing:
- * the pass reads the queue again and counts what is wrong, so bad input
- * has one path.
+ * its reply. For anything else it consumes nothing and counts nothing
+ * (it only notes the guest's pointers, as any header read does): the
+ * pass reads the queue again and counts what is wrong, so bad input has
+ * one path.
  */
-enum vgsp_fast {
-	VGSP_FAST_NO,		/* not the common case: the pass looks */
-	VGSP_FAST_EMPTY,	/* nothing (more) queued */
-	VGSP_FAST_MORE,		/* answered one, more are queued */
-};
-
 static __always_inline enum vgsp_fast fast_one(struct vgsp_gsp *gsp,
 					       u64 doorbell_ns)
 {
