@@ -409,8 +409,7 @@ bad:
 }
 
 VGSP_HOT int vgsp_dev_bar_write(struct vgsp_dev *dev, unsigned int bar,
-				u64 off,
-		       const void *buf, u32 len)
+				u64 off, const void *buf, u32 len)
 {
 	struct vgsp_aperture *ap;
 	int ret = -EINVAL;
@@ -421,8 +420,7 @@ VGSP_HOT int vgsp_dev_bar_write(struct vgsp_dev *dev, unsigned int bar,
 			dev->cnt.bar0_bad++;
 			goto out;
 		}
-		if (dev->share)		/* mirrors first: a doorbell */
-			vgsp_bar_share_flush(dev);
+		vgsp_bar_share_flush(dev);	/* mirrors first: a doorbell */
 		if (vgsp_pramin_access(dev, (u32)off, (void *)buf, len, true) &&
 		    bar0_write(dev, (u32)off, buf, len))
 			dev->cnt.bar0_unknown_writes++;

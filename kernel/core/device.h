@@ -139,6 +139,18 @@ int vgsp_dev_dma_write(struct vgsp_dev *dev, u64 iova, const void *buf,
  * TCG every call level on the RPC path costs a lookup of its return
  * address, and a small RPC makes four accesses.
  */
+/* Count @n accesses; -EIO (counted) while bus mastering is off. */
+static inline int vgsp_dev_dma_gate(struct vgsp_dev *dev, bool write,
+				    unsigned int n)
+{
+	vgsp_add(write ? &dev->cnt.dma_writes : &dev->cnt.dma_reads, n);
+	if (vgsp_cfg_bus_master(&dev->cfg))
+		return 0;
+	vgsp_inc(&dev->cnt.dma_blocked);
+	vgsp_inc(&dev->cnt.dma_errors);
+	return -EIO;
+}
+
 static inline int vgsp_dev_dma_xfer(struct vgsp_dev *dev, u64 iova,
 				    void *buf, size_t len, bool write,
 				    bool hot)
@@ -146,12 +158,8 @@ static inline int vgsp_dev_dma_xfer(struct vgsp_dev *dev, u64 iova,
 	const struct vgsp_fe_ops *fe = dev->fe_ops;
 	int ret = -ENODEV;
 
-	vgsp_inc(write ? &dev->cnt.dma_writes : &dev->cnt.dma_reads);
-	if (!vgsp_cfg_bus_master(&dev->cfg)) {
-		vgsp_inc(&dev->cnt.dma_blocked);
-		vgsp_inc(&dev->cnt.dma_errors);
+	if (vgsp_dev_dma_gate(dev, write, 1))
 		return -EIO;
-	}
 	if (write && hot && fe->dma_write_hot)
 		ret = fe->dma_write_hot(dev->fe, iova, buf, len);
 	else if (write && fe->dma_write)
@@ -192,12 +200,8 @@ static inline int vgsp_dev_dma_hot_v(struct vgsp_dev *dev,
 		}
 		return 0;
 	}
-	vgsp_add(write ? &dev->cnt.dma_writes : &dev->cnt.dma_reads, n);
-	if (!vgsp_cfg_bus_master(&dev->cfg)) {
-		vgsp_inc(&dev->cnt.dma_blocked);
-		vgsp_inc(&dev->cnt.dma_errors);
+	if (vgsp_dev_dma_gate(dev, write, n))
 		return -EIO;
-	}
 	ret = vgsp_fe_dma_hot_v(fe, dev->fe, seg, n, write);
 	if (ret)
 		vgsp_inc(&dev->cnt.dma_errors);

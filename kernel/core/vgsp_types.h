@@ -42,7 +42,6 @@ typedef int64_t s64;
  * go out of line.
  */
 #define VGSP_HOT		__attribute__((__hot__))
-#define VGSP_NOINLINE		__attribute__((__noinline__))
 #define vgsp_unlikely(x)	__builtin_expect(!!(x), 0)
 #define vgsp_likely(x)		__builtin_expect(!!(x), 1)
 /*

@@ -69,24 +69,17 @@ static int fe_dma_write_hot(void *fe, u64 iova, const void *buf, size_t len)
 VGSP_HOT int vgsp_mdev_dma_hot_v(void *fe, const struct vgsp_dma_seg *seg,
 				 unsigned int n, bool write)
 {
-	struct vgsp_mdev *vm = fe;
-	bool pin = READ_ONCE(vgsp_pin_queues);
 	unsigned int i;
 	int ret;
 
-	if (!READ_ONCE(vm->open))
-		return -ENODEV;
 	for (i = 0; i < n; i++) {
 		/* pairs with the guest's ordering of slot and pointer */
 		if (i && write)
 			smp_wmb();	/* the reply before its pointer */
 		else if (i)
 			smp_rmb();	/* the pointer before the slot */
-		if (pin && !vgsp_pincache_rw(&vm->pins, &vm->vdev, seg[i].iova,
-					     seg[i].buf, seg[i].len, write))
-			continue;
-		ret = vfio_dma_rw(&vm->vdev, seg[i].iova, seg[i].buf,
-				  seg[i].len, write);
+		ret = fe_dma_hot(fe, seg[i].iova, seg[i].buf, seg[i].len,
+				 write);
 		if (ret)
 			return ret;
 	}

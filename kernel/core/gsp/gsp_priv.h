@@ -266,11 +266,11 @@ struct vgsp_msgq {
 	u32 cpu_wptr, cpu_rptr;		/* as last read from the guest */
 	/*
 	 * The command queue's header as last found valid (msgq.c), less
-	 * its write pointer: bytes 0x00-0x0f, 0x14, 0x18-0x1f. The same
-	 * bytes again need no second validation.
+	 * its write pointer: bytes 0x00-0x0f raw, then its flags, rx header
+	 * and entry offsets. The same again needs no second validation.
 	 */
 	bool cmd_geo_ok;
-	u64 cmd_geo[3];
+	u64 cmd_geo[2];
 	u32 cmd_geo_flags;
 	u32 cmd_entry_off, cmd_rx_off;
 	/* Large RPCs (continuation records), data in gsp->big_req/big_rep */

@@ -74,8 +74,9 @@ static __always_inline bool geo_same(const struct vgsp_msgq *q, const u8 *h)
 	return q->cmd_geo_ok &&
 	       vgsp_get64(h, VGSP_TXH_VERSION) == q->cmd_geo[0] &&
 	       vgsp_get64(h, VGSP_TXH_MSG_SIZE) == q->cmd_geo[1] &&
-	       vgsp_get64(h, VGSP_TXH_RX_HDR_OFF) == q->cmd_geo[2] &&
-	       vgsp_get32(h, VGSP_TXH_FLAGS) == q->cmd_geo_flags;
+	       vgsp_get32(h, VGSP_TXH_FLAGS) == q->cmd_geo_flags &&
+	       vgsp_get32(h, VGSP_TXH_RX_HDR_OFF) == q->cmd_rx_off &&
+	       vgsp_get32(h, VGSP_TXH_ENTRY_OFF) == q->cmd_entry_off;
 }
 
 /*
@@ -111,7 +112,6 @@ static int check_cmdq(struct vgsp_gsp *gsp, const u8 *h, struct cmdq_view *v)
 	q->cmd_geo_ok = true;
 	q->cmd_geo[0] = vgsp_get64(h, VGSP_TXH_VERSION);
 	q->cmd_geo[1] = vgsp_get64(h, VGSP_TXH_MSG_SIZE);
-	q->cmd_geo[2] = vgsp_get64(h, VGSP_TXH_RX_HDR_OFF);
 	q->cmd_geo_flags = vgsp_get32(h, VGSP_TXH_FLAGS);
 	q->cmd_entry_off = v->entry_off;
 	q->cmd_rx_off = rx_off;

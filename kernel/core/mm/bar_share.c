@@ -205,7 +205,8 @@ static void set_aliases(struct vgsp_bar_share *sh)
 	sh->st.aliases = n;
 }
 
-void vgsp_bar_share_flush(struct vgsp_dev *dev)
+/* vgsp_bar_share_flush with a share: merge and refresh the mirrors. */
+void vgsp_bar_share_merge(struct vgsp_dev *dev)
 {
 	struct vgsp_bar_share *sh = dev->share;
 

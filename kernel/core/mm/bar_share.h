@@ -25,7 +25,7 @@
 #ifndef VGSP_BAR_SHARE_H
 #define VGSP_BAR_SHARE_H
 
-#include "../vgsp_types.h"
+#include "../device.h"
 
 struct vgsp_dev;
 
@@ -53,11 +53,17 @@ struct vgsp_bar_share *vgsp_bar_share_new(u8 *mem, u64 size);
 void vgsp_bar_share_free(struct vgsp_bar_share *sh);
 /* Recompute the loans from the BAR2 view (device lock held). */
 void vgsp_bar_share_sync(struct vgsp_dev *dev);
+void vgsp_bar_share_merge(struct vgsp_dev *dev);
 /*
  * Bytes written through alias mirrors reach FB (device lock held): before
- * the core acts on a trapped BAR0 or BAR1 write (a doorbell).
+ * the core acts on a trapped BAR0 or BAR1 write (a doorbell). Inline: with
+ * BAR3 trapped (no share) it is one test, on every doorbell.
  */
-void vgsp_bar_share_flush(struct vgsp_dev *dev);
+static inline void vgsp_bar_share_flush(struct vgsp_dev *dev)
+{
+	if (dev->share)
+		vgsp_bar_share_merge(dev);
+}
 /* Device reset: every loan ends, its bytes dropped (FB is cleared). */
 void vgsp_bar_share_reset(struct vgsp_dev *dev);
 void vgsp_bar_share_stats(const struct vgsp_dev *dev,

@@ -1077,8 +1077,7 @@ int r535_ctrl_index_check(void)
 }
 
 VGSP_HOT u32 r535_control(struct vgsp_gsp *gsp, u32 cmd, u8 *params,
-			  u32 size,
-		 bool *known)
+			  u32 size, bool *known)
 {
 	const struct r535_layout *l = r535_lay(gsp);
 	const struct r535_ctrl *c;

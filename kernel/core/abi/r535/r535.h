@@ -256,9 +256,10 @@ static inline const struct r535_layout *r535_lay(const struct vgsp_gsp *gsp)
 /* The largest static info of the branches above (the reply cap). */
 #define R535_SI_SIZE_MAX		0x900
 
-/* abi/r535 operations abi/r550 reuses as they are */
-u32 r535_handle(struct vgsp_gsp *gsp, const u8 *req, u32 len,
-		u8 *rep, u32 cap, struct vgsp_rpc_outcome *out);
+/*
+ * abi/r535 operations abi/r550 reuses as they are (r535_handle and
+ * r535_rpc_info are in abi.h: the transport calls them directly)
+ */
 u32 r535_init_done(struct vgsp_gsp *gsp, u8 *rep, u32 cap);
 u32 r535_xid_event(struct vgsp_gsp *gsp, const struct vgsp_rc_event *rc,
 		   u8 *rep, u32 cap);
@@ -266,8 +267,6 @@ u32 r535_rc_event(struct vgsp_gsp *gsp, const struct vgsp_rc_event *rc,
 		  u8 *rep, u32 cap);
 u32 r535_rpc_length(const u8 *hdr);
 u32 r535_rpc_function(const u8 *hdr);
-void r535_rpc_info(const u8 *rpc, u32 have, u32 span,
-		   struct vgsp_rpc_info *info);
 void r535_rpc_frame(u8 *hdr, u32 function, u32 length);
 void r535_reset(struct vgsp_gsp *gsp);
 

@@ -466,7 +466,7 @@ static __always_inline u32 r535_dispatch(struct vgsp_gsp *gsp,
  * padded with the request's own bytes, as an echo.
  */
 VGSP_HOT u32 r535_handle(struct vgsp_gsp *gsp, const u8 *req, u32 len,
-		u8 *rep, u32 cap, struct vgsp_rpc_outcome *out)
+			 u8 *rep, u32 cap, struct vgsp_rpc_outcome *out)
 {
 	u32 n = r535_dispatch(gsp, req, len, rep, cap, out);
 
@@ -598,7 +598,7 @@ void r535_rpc_frame(u8 *hdr, u32 function, u32 length)
 }
 
 VGSP_HOT void r535_rpc_info(const u8 *rpc, u32 have, u32 span,
-		   struct vgsp_rpc_info *info)
+			    struct vgsp_rpc_info *info)
 {
 	info->length = hdr_length(rpc);
 	info->function = hdr_function(rpc);
